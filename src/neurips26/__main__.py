@@ -1,0 +1,5 @@
+import sys
+
+from neurips26.cli import main
+
+sys.exit(main())

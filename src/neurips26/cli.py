@@ -1,0 +1,114 @@
+"""`python -m neurips26 <paper_id> <stage> [options] [hydra overrides]`, plus the project-level commands.
+
+    python -m neurips26 mec_mmd config --output results/mec_mmd/config.yaml scale=tiny
+    python -m neurips26 mec_mmd run_bias --config results/mec_mmd/config.yaml --seed 0 --output runs/bias/seed0.csv
+    python -m neurips26 mec_mmd run_bias --seed 0 --output /tmp/bias.csv scale=tiny bias.replicates=50
+    python -m neurips26 report --output results/all --inputs ...
+    python -m neurips26 fetch <dataset_id>
+    python -m neurips26 dvc-yaml [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import sys
+from pathlib import Path
+
+from neurips26.common.errors import UserError
+
+PROJECT_COMMANDS = ("report", "fetch", "dvc-yaml", "papers")
+# A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
+OVERRIDE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w.]*(=|$)")
+
+
+def _paper_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m neurips26 <paper_id>", description="Run one stage of a paper.")
+    parser.add_argument("stage", help="a stage of the paper (see --list)")
+    parser.add_argument("--config", type=Path, help="a resolved config written by the config stage")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--input", dest="inputs", type=Path, nargs="*", default=[])
+    parser.add_argument("--output", dest="outputs", type=Path, nargs="*", default=[])
+    parser.add_argument("--threads", type=int, default=1)
+    return parser
+
+
+def split_overrides(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Separate Hydra overrides (anywhere on the line) from options, so `--output a.csv scale=tiny` reads as meant."""
+    overrides = [a for a in argv[1:] if "=" in a and OVERRIDE.match(a) and not a.startswith("-")]
+    return [a for a in argv if a not in overrides], overrides
+
+
+def run_paper_stage(paper_id: str, argv: list[str]) -> None:
+    from neurips26.common import config as configuration
+    from neurips26.common.registry import get_paper
+    from neurips26.common.seeding import set_threads
+    from neurips26.common.stage import StageContext
+
+    paper = get_paper(paper_id)
+    if not paper.implemented:
+        raise UserError(f"paper {paper_id!r} is planned, not implemented: it has no stages yet")
+    options, overrides = split_overrides(argv)
+    args = _paper_parser().parse_args(options)
+    args.overrides = overrides
+    set_threads(args.threads)
+    stages = importlib.import_module(f"neurips26.papers.{paper_id}.stages").STAGES
+    known = ["config", *stages]
+    if args.stage not in known:
+        raise UserError(f"unknown stage {args.stage!r} for paper {paper_id!r}; known stages: {', '.join(known)}")
+    if args.config:
+        cfg = configuration.load_resolved(args.config, args.overrides)
+    else:
+        cfg = configuration.compose(paper_id, args.overrides)
+    if args.stage == "config":
+        from neurips26.common.artifacts import write_text
+
+        if len(args.outputs) != 1:
+            raise UserError("the config stage writes one file: give --output PATH")
+        write_text(args.outputs[0], configuration.to_yaml(cfg))
+        return
+    ctx = StageContext(paper_id, cfg, list(args.inputs), list(args.outputs), args.seed, args.threads)
+    stages[args.stage](ctx)
+
+
+def run_project_command(command: str, argv: list[str]) -> None:
+    if command == "report":
+        from neurips26.report.build import main as report_main
+
+        report_main(argv)
+    elif command == "fetch":
+        from neurips26.common.datasets import fetch_real, get_dataset
+        from neurips26.common.registry import repo_root
+
+        parser = argparse.ArgumentParser(prog="python -m neurips26 fetch")
+        parser.add_argument("dataset")
+        args = parser.parse_args(argv)
+        for path in fetch_real(get_dataset(args.dataset), repo_root()):
+            print(path)
+    elif command == "dvc-yaml":
+        from neurips26.dvc_yaml import main as dvc_main
+
+        dvc_main(argv)
+    elif command == "papers":
+        from neurips26.common.registry import load_papers
+
+        for paper in load_papers():
+            print(f"{paper.seed_index:2d}  {paper.id:20s} {paper.status:12s} {paper.title}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if argv else 2
+    target, rest = argv[0], argv[1:]
+    try:
+        if target in PROJECT_COMMANDS:
+            run_project_command(target, rest)
+        else:
+            run_paper_stage(target, rest)
+    except UserError as exc:
+        print(f"neurips26: error: {exc}", file=sys.stderr)
+        return 2
+    return 0

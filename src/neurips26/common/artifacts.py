@@ -1,0 +1,46 @@
+"""Atomic artifact writing: every file lands complete (temp file in the same folder, then rename) or not at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import pandas as pd
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path next to `path`; rename it onto `path` only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part" + path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_text(path: str | Path, text: str) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+
+
+def write_json(path: str | Path, obj) -> None:
+    write_text(path, json.dumps(obj, indent=2, sort_keys=False) + "\n")
+
+
+def write_csv(path: str | Path, frame: pd.DataFrame) -> None:
+    """CSV with a fixed float format, so the same numbers give byte-identical files."""
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False, float_format="%.10g")
+
+
+def read_csvs(paths: list[str | Path]) -> pd.DataFrame:
+    return pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)

@@ -1,0 +1,119 @@
+"""Claims: declare a claim with a criterion over measured values; its verdict is computed here, never typed.
+
+A criterion is a small boolean expression over the names in `measured`, for example
+``max_abs_z < 3 and naive_z_at_max_noise > 10``. Only comparisons, and/or/not, arithmetic, abs/min/max and numbers are allowed.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import operator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jsonschema
+
+from neurips26.common.artifacts import write_json
+from neurips26.common.errors import UserError
+from neurips26.common.registry import get_paper, repo_root
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
+            ast.NotEq: operator.ne}
+_FUNCTIONS = {"abs": abs, "min": min, "max": max}
+
+
+def evaluate(criterion: str, measured: dict):
+    """The truth value of `criterion` given `measured`; None when a value it needs is missing or NaN."""
+    names = {n.id for n in ast.walk(ast.parse(criterion, mode="eval")) if isinstance(n, ast.Name)} - set(_FUNCTIONS)
+    unknown = names - set(measured)
+    if unknown:
+        raise ValueError(f"criterion {criterion!r} names {sorted(unknown)}, which are not in measured")
+    values = {k: measured[k] for k in names}
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values.values()):
+        return None
+    return bool(_eval(ast.parse(criterion, mode="eval").body, values))
+
+
+def _eval(node, values):
+    if isinstance(node, ast.BoolOp):
+        results = [_eval(v, values) for v in node.values]
+        return all(results) if isinstance(node.op, ast.And) else any(results)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return not _eval(node.operand, values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_eval(node.operand, values)
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        return _BINARY[type(node.op)](_eval(node.left, values), _eval(node.right, values))
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, values)
+        for op, comparator in zip(node.ops, node.comparators):
+            right = _eval(comparator, values)
+            if type(op) not in _COMPARE or not _COMPARE[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS:
+        return _FUNCTIONS[node.func.id](*[_eval(a, values) for a in node.args])
+    if isinstance(node, ast.Name):
+        return values[node.id]
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
+        return node.value
+    raise ValueError(f"criterion element {ast.dump(node)} is not allowed")
+
+
+@dataclass
+class Claim:
+    id: str
+    statement: str
+    criterion: str
+    measured: dict
+    evidence: list[str] = field(default_factory=list)
+    source: str = "abstract"
+    why_untested: str | None = None
+
+    def to_json(self) -> dict:
+        measured = {k: _plain(v) for k, v in self.measured.items()}
+        holds = None if self.why_untested else evaluate(self.criterion, measured)
+        entry = {"id": self.id, "statement": self.statement, "source": self.source, "measured": measured,
+                 "criterion": self.criterion, "holds": holds, "evidence": list(self.evidence)}
+        if holds is None:
+            entry["why_untested"] = self.why_untested or "a measured value the criterion needs is missing or NaN"
+        return entry
+
+
+def _plain(value):
+    """NumPy scalars to JSON numbers, rounded to 6 significant digits so reruns give identical files; NaN to null."""
+    if isinstance(value, bool) or value is None:
+        return value
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return None
+    return float(f"{value:.6g}")
+
+
+def claims_document(paper_id: str, cfg, claims: list[Claim]) -> dict:
+    return {"paper_id": paper_id, "title": get_paper(paper_id).title, "scale": cfg.scale_name, "data": cfg.data,
+            "seeds": [int(s) for s in cfg.seeds], "claims": [c.to_json() for c in claims]}
+
+
+def write_claims(path: str | Path, paper_id: str, cfg, claims: list[Claim]) -> dict:
+    """Validate against workflow/schemas/claims.schema.json, check evidence exists, then write atomically."""
+    path = Path(path)
+    document = claims_document(paper_id, cfg, claims)
+    validate_claims(document, base=path.parent)
+    write_json(path, document)
+    return document
+
+
+def validate_claims(document: dict, base: Path) -> None:
+    schema = json.loads((repo_root() / "workflow" / "schemas" / "claims.schema.json").read_text())
+    try:
+        jsonschema.validate(document, schema)
+    except jsonschema.ValidationError as exc:
+        raise UserError(f"claims of {document.get('paper_id')} violate the schema: {exc.message}") from None
+    missing = [e for c in document["claims"] for e in c["evidence"] if not (base / e).exists()]
+    if missing:
+        raise UserError(f"claims of {document['paper_id']} cite evidence that does not exist under {base}: {missing}")

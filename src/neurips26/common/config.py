@@ -1,0 +1,90 @@
+"""Configuration: the run config (config/config.yaml, schema-validated) and each paper's Hydra tree (compose API)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import yaml
+from omegaconf import DictConfig, OmegaConf
+
+from neurips26.common.errors import UserError
+from neurips26.common.registry import repo_root
+
+
+def _schema(root: Path) -> dict:
+    return json.loads((root / "workflow" / "schemas" / "config.schema.json").read_text())
+
+
+def validate_run_config(cfg: dict, source: str = "config/config.yaml", root: Path | None = None) -> dict:
+    """Raise UserError naming the bad key and what is allowed; return cfg unchanged when valid."""
+    schema = _schema(root or repo_root())
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(cfg))
+    if error is None:
+        return cfg
+    key = ".".join(str(p) for p in error.absolute_path) or "(top level)"
+    allowed = schema["properties"].get(str(error.absolute_path[0]) if error.absolute_path else "", {}).get("enum")
+    hint = f"; allowed values: {', '.join(map(str, allowed))}" if allowed else ""
+    raise UserError(f"{source}: config key '{key}': {error.message}{hint}")
+
+
+def coerce_command_line(cfg: dict) -> dict:
+    """`snakemake --config seeds=[0,1]` parses list items as strings (YAML BaseLoader); make digit strings ints again."""
+    seeds = cfg.get("seeds")
+    if isinstance(seeds, list):
+        cfg["seeds"] = [int(s) if isinstance(s, str) and s.strip().lstrip("-").isdigit() else s for s in seeds]
+    if cfg.get("papers") in ("", "[]"):
+        cfg["papers"] = []
+    return cfg
+
+
+def load_run_config(root: Path | None = None) -> dict:
+    root = root or repo_root()
+    return validate_run_config(yaml.safe_load((root / "config" / "config.yaml").read_text()), root=root)
+
+
+def compose(paper_id: str, overrides: list[str], root: Path | None = None) -> DictConfig:
+    """Compose config/<paper_id>/config.yaml with Hydra overrides (key=value, scale=tiny, seeds=[0,1])."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    config_dir = (root or repo_root()) / "config" / paper_id
+    if not (config_dir / "config.yaml").is_file():
+        raise UserError(f"no Hydra config for paper {paper_id!r}: {config_dir}/config.yaml is missing")
+    try:
+        with initialize_config_dir(config_dir=str(config_dir), version_base="1.3"):
+            cfg = hydra_compose(config_name="config", overrides=list(overrides))
+    except (HydraException, OmegaConfBaseException) as exc:
+        raise UserError(f"config/{paper_id}: cannot apply overrides {list(overrides)}: {exc}") from None
+    _check_common_keys(cfg, f"config/{paper_id} with overrides {list(overrides)}")
+    return cfg
+
+
+def _check_common_keys(cfg: DictConfig, source: str) -> None:
+    common = {
+        "scale": cfg.get("scale_name"),
+        "data": cfg.get("data"),
+        "seeds": OmegaConf.to_container(cfg.seeds) if "seeds" in cfg else None,
+        "papers": [],
+        "device": cfg.get("device"),
+    }
+    validate_run_config(common, source=source)
+
+
+def load_resolved(path: str | Path, overrides: list[str] = ()) -> DictConfig:
+    """A resolved config written by the `config` stage, with optional dotlist overrides on top."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"resolved config {path} does not exist: run the paper's config stage first")
+    cfg = OmegaConf.load(path)
+    if overrides:
+        cfg = OmegaConf.merge(cfg, OmegaConf.from_dotlist(list(overrides)))
+    _check_common_keys(cfg, str(path))
+    return cfg
+
+
+def to_yaml(cfg: DictConfig) -> str:
+    return OmegaConf.to_yaml(cfg, resolve=True, sort_keys=False)

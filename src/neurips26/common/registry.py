@@ -1,0 +1,73 @@
+"""The paper registry, config/papers.yaml (a CONTRACT): which papers exist, their status and promised artifacts."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from neurips26.common.errors import UserError
+
+STATUSES = ("planned", "implemented")
+
+
+def repo_root() -> Path:
+    """The repository the pipeline runs in: $NEURIPS26_ROOT, else the nearest parent of the cwd with config/papers.yaml."""
+    if env := os.environ.get("NEURIPS26_ROOT"):
+        return Path(env).resolve()
+    here = Path.cwd().resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / "config" / "papers.yaml").is_file():
+            return candidate
+    raise UserError(f"no config/papers.yaml in {here} or its parents: run from the repository (or set NEURIPS26_ROOT)")
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    title: str
+    seed_index: int
+    status: str
+    figures: list[str] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+
+    @property
+    def implemented(self) -> bool:
+        return self.status == "implemented"
+
+    @property
+    def artifacts(self) -> list[str]:
+        return [*self.figures, *self.tables]
+
+
+def load_papers(root: Path | None = None) -> list[Paper]:
+    path = (root or repo_root()) / "config" / "papers.yaml"
+    entries = yaml.safe_load(path.read_text())["papers"]
+    papers = []
+    for entry in entries:
+        paper = Paper(**entry)
+        if paper.status not in STATUSES:
+            raise UserError(f"{path}: paper {paper.id!r} has status {paper.status!r}; expected one of {', '.join(STATUSES)}")
+        papers.append(paper)
+    return papers
+
+
+def get_paper(paper_id: str, root: Path | None = None) -> Paper:
+    papers = {p.id: p for p in load_papers(root)}
+    if paper_id not in papers:
+        raise UserError(f"unknown paper id {paper_id!r}; known ids: {', '.join(papers)}")
+    return papers[paper_id]
+
+
+def selected_papers(requested: list[str], root: Path | None = None) -> list[Paper]:
+    """The implemented papers to build: all of them when `requested` is empty, else exactly those (each must exist)."""
+    papers = load_papers(root)
+    if not requested:
+        return [p for p in papers if p.implemented]
+    chosen = [get_paper(pid, root) for pid in requested]
+    planned = [p.id for p in chosen if not p.implemented]
+    if planned:
+        raise UserError(f"config key 'papers': {', '.join(planned)} is planned, not implemented yet (see config/papers.yaml)")
+    return chosen

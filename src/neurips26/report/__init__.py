@@ -1,0 +1,1 @@
+"""results/all: the offline index page, claims.csv and manifest.tsv."""

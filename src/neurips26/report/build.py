@@ -1,0 +1,71 @@
+"""Build results/all from the papers' results folders: index.html, claims.csv, manifest.tsv.
+
+Called by the report_build rule with the selected papers and, for every artifact, the rule that produced it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+
+from neurips26.common.errors import UserError
+from neurips26.common.fetch import sha256_of
+from neurips26.common.registry import load_papers, repo_root
+from neurips26.report.html import page, paper_section
+
+
+def claims_rows(paper_ids: list[str], results: Path) -> pd.DataFrame:
+    rows = []
+    for paper_id in paper_ids:
+        document = json.loads((results / paper_id / "claims.json").read_text())
+        for claim in document["claims"]:
+            rows.append({"paper_id": paper_id, "claim_id": claim["id"], "statement": claim["statement"],
+                         "source": claim["source"], "holds": claim["holds"], "criterion": claim["criterion"],
+                         "measured": json.dumps(claim["measured"], sort_keys=True), "evidence": ";".join(claim["evidence"]),
+                         "why_untested": claim.get("why_untested", ""), "scale": document["scale"],
+                         "data": document["data"]})
+    return pd.DataFrame(rows)
+
+
+def manifest_rows(producers: dict[str, str], root: Path) -> pd.DataFrame:
+    rows = []
+    for path in sorted(producers):
+        file = root / path
+        if not file.is_file():
+            raise UserError(f"manifest: artifact {path} does not exist")
+        rows.append({"path": path, "sha256": sha256_of(file), "bytes": file.stat().st_size,
+                     "paper_id": Path(path).parts[1], "rule": producers[path]})
+    return pd.DataFrame(rows, columns=["path", "sha256", "bytes", "paper_id", "rule"])
+
+
+def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: Path) -> None:
+    results = root / "results"
+    papers = load_papers(root)
+    chosen = [p for p in papers if p.id in paper_ids]
+    planned = [p for p in papers if not p.implemented]
+    claims = claims_rows(paper_ids, results)
+    verdicts = claims["holds"].value_counts(dropna=False).to_dict() if len(claims) else {}
+    summary = (f"{len(chosen)} implemented paper(s), {len(planned)} planned; {len(claims)} claims: "
+               f"{verdicts.get(True, 0)} hold, {verdicts.get(False, 0)} do not hold, "
+               f"{sum(v for k, v in verdicts.items() if k is None or k != k)} untested.")
+    staging = output.with_name(output.name + ".part")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    (staging / "index.html").write_text(page([paper_section(p, results) for p in chosen], planned, summary))
+    claims.to_csv(staging / "claims.csv", index=False)
+    manifest_rows(producers, root).to_csv(staging / "manifest.tsv", sep="\t", index=False)
+    shutil.rmtree(output, ignore_errors=True)
+    staging.rename(output)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m neurips26 report")
+    parser.add_argument("--output", type=Path, required=True, help="the results/all folder")
+    parser.add_argument("--papers", nargs="*", default=[])
+    parser.add_argument("--producers", default="{}", help="JSON: artifact path -> producing rule")
+    args = parser.parse_args(argv)
+    build(args.output, args.papers, json.loads(args.producers), repo_root())

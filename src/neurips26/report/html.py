@@ -1,0 +1,78 @@
+"""Rendering of results/all/index.html: one self-contained page (figures inlined as data URIs, no network loads)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from html import escape
+from pathlib import Path
+
+import pandas as pd
+
+STYLE = """
+body{font-family:system-ui,-apple-system,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.85em}
+td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
+th{background:#f3f3f3}.holds{color:#176317;font-weight:bold}.fails{color:#a01010;font-weight:bold}
+.untested{color:#777}figure{display:inline-block;margin:.5em}figure img{max-width:480px}
+.planned{color:#777}code{background:#f6f6f6;padding:0 .2em}
+"""
+
+VERDICT = {True: ("holds", "holds"), False: ("fails", "does not hold"), None: ("untested", "untested")}
+
+
+def verdict_cell(holds) -> str:
+    css, text = VERDICT[holds]
+    return f'<td class="{css}">{text}</td>'
+
+
+def claims_table(document: dict) -> str:
+    rows = []
+    for claim in document["claims"]:
+        measured = ", ".join(f"{k} = {v}" for k, v in claim["measured"].items())
+        note = f"<br><i>{escape(claim['why_untested'])}</i>" if claim.get("why_untested") else ""
+        rows.append(
+            f"<tr><td><code>{escape(claim['id'])}</code></td><td>{escape(claim['statement'])}{note}</td>"
+            f"<td>{escape(measured)}</td><td><code>{escape(claim['criterion'])}</code></td>{verdict_cell(claim['holds'])}"
+            f"<td>{', '.join(escape(e) for e in claim['evidence'])}</td></tr>"
+        )
+    head = "<tr><th>claim</th><th>statement</th><th>measured</th><th>criterion</th><th>verdict</th><th>evidence</th></tr>"
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def figure_block(path: Path, label: str) -> str:
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f'<figure><img alt="{escape(label)}" src="data:image/png;base64,{data}"><figcaption>{escape(label)}</figcaption></figure>'
+
+
+def csv_block(path: Path, label: str, max_rows: int = 60) -> str:
+    frame = pd.read_csv(path)
+    shown = frame.head(max_rows)
+    more = f"<p><i>{len(frame) - max_rows} more rows in {escape(label)}</i></p>" if len(frame) > max_rows else ""
+    return f"<h4>{escape(label)}</h4>" + shown.to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0) + more
+
+
+def paper_section(paper, results: Path) -> str:
+    base = results / paper.id
+    document = json.loads((base / "claims.json").read_text())
+    parts = [
+        f'<h2 id="{paper.id}">{paper.seed_index}. {escape(paper.title)} <small>(<code>{paper.id}</code>)</small></h2>',
+        f"<p>scale <code>{document['scale']}</code>, data <code>{document['data']}</code>, seeds "
+        f"<code>{document['seeds']}</code></p>",
+        claims_table(document),
+        *(figure_block(base / f, f) for f in paper.figures),
+        *(csv_block(base / t, t) for t in paper.tables),
+    ]
+    return "\n".join(parts)
+
+
+def page(sections: list[str], planned: list, summary: str) -> str:
+    planned_rows = "".join(f'<li class="planned">{p.seed_index}. {escape(p.title)} (<code>{p.id}</code>): planned</li>'
+                           for p in planned)
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>neurips26 results</title>"
+        f"<style>{STYLE}</style></head><body><h1>neurips26: reproduced claims</h1><p>{summary}</p>"
+        + "\n".join(sections)
+        + (f"<h2>Planned papers</h2><ul>{planned_rows}</ul>" if planned else "")
+        + "</body></html>\n"
+    )

@@ -1,0 +1,59 @@
+"""Shared fixtures: the repository root, and a throwaway copy of the repository for workflow tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return ROOT
+
+
+def copy_repository(dest: Path) -> Path:
+    """Copy what git would ship (tracked and untracked-but-not-ignored files) into `dest`, as a fresh git repo."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
+                            capture_output=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], cwd=dest, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=dest, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "copy"], cwd=dest, check=True)
+    return dest
+
+
+def env_for(copy: Path) -> dict:
+    """Run the copy's own code (not the editable install's) and never touch the network."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(copy / "src")
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    env.pop("NEURIPS26_ROOT", None)
+    return env
+
+
+def snakemake(copy: Path, *args: str, check: bool = True, timeout: int = 600) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=copy, env=env_for(copy), text=True,
+                            capture_output=True, timeout=timeout)
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
+    return result
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory) -> Path:
+    """A copy of the repository with results/all built at the tiny scale (the CI profile)."""
+    copy = copy_repository(tmp_path_factory.mktemp("repo"))
+    snakemake(copy, "--profile", "profiles/ci", "--cores", "2", "results/all")
+    return copy

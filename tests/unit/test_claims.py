@@ -1,0 +1,42 @@
+import json
+import math
+
+import pytest
+from omegaconf import OmegaConf
+
+from neurips26.common.claims import Claim, evaluate, write_claims
+from neurips26.common.errors import UserError
+
+
+def test_criteria_are_evaluated_from_measured_values():
+    measured = {"max_abs_z": 1.7, "naive_z": 41.2, "slope": -0.52}
+    assert evaluate("max_abs_z < 3 and naive_z > 10", measured) is True
+    assert evaluate("max_abs_z < 1", measured) is False
+    assert evaluate("-0.6 <= slope <= -0.4", measured) is True
+    assert evaluate("abs(slope + 0.5) < 0.01 or not naive_z > 10", measured) is False
+    assert evaluate("max_abs_z < 3", {"max_abs_z": math.nan}) is None
+
+
+def test_criteria_refuse_unknown_names_and_code():
+    with pytest.raises(ValueError, match="not in measured"):
+        evaluate("x < 1", {"y": 0.0})
+    with pytest.raises(ValueError, match="not in measured"):
+        evaluate("__import__('os') == 1", {})
+    with pytest.raises(ValueError, match="not allowed"):
+        evaluate("x.real < 1", {"x": 0.5})
+
+
+def test_claims_json_is_validated_and_evidence_must_exist(tmp_path, repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "main.csv").write_text("a\n1\n")
+    cfg = OmegaConf.create({"scale_name": "tiny", "data": "embedded", "seeds": [0, 1]})
+    claims = [Claim("unbiased", "it is unbiased", "z < 3", {"z": 1.25}, ["tables/main.csv"]),
+              Claim("real_data", "works on CIFAR-10N", "z < 3", {"z": None}, [], why_untested="needs CIFAR-10N")]
+    document = write_claims(tmp_path / "claims.json", "mec_mmd", cfg, claims)
+    assert document["claims"][0]["holds"] is True
+    assert document["claims"][1]["holds"] is None and document["claims"][1]["why_untested"] == "needs CIFAR-10N"
+    assert json.loads((tmp_path / "claims.json").read_text()) == document
+    with pytest.raises(UserError, match="evidence that does not exist"):
+        write_claims(tmp_path / "bad.json", "mec_mmd", cfg, [Claim("x", "s", "z < 3", {"z": 1}, ["figures/none.png"])])
+    assert not (tmp_path / "bad.json").exists()

@@ -1,0 +1,105 @@
+"""results/all at the tiny scale in a copy of the repository: artifacts, report, manifest, reruns, kills, DVC."""
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+from neurips26.common.fetch import sha256_of
+from tests.conftest import env_for, snakemake
+
+pytestmark = pytest.mark.workflow
+
+
+def manifest(copy):
+    with open(copy / "results/all/manifest.tsv") as handle:
+        return {row["path"]: row for row in csv.DictReader(handle, delimiter="\t")}
+
+
+def implemented(copy):
+    return [p for p in yaml.safe_load((copy / "config/papers.yaml").read_text())["papers"] if p["status"] == "implemented"]
+
+
+def test_every_promised_artifact_is_built_and_listed(tiny_run):
+    entries = manifest(tiny_run)
+    html = (tiny_run / "results/all/index.html").read_text()
+    for paper in implemented(tiny_run):
+        base = f"results/{paper['id']}"
+        for artifact in [*paper["figures"], *paper["tables"], "claims.json", "metrics.json", "config.yaml"]:
+            assert f"{base}/{artifact}" in entries, artifact
+        for artifact in [*paper["figures"], *paper["tables"]]:
+            assert artifact in html
+        assert f'id="{paper["id"]}"' in html
+    assert "Planned papers" in html and "plant" in html
+    assert "http://" not in html and "https://" not in html, "index.html must not load anything from the network"
+
+
+def test_manifest_hashes_sizes_and_rules_match_the_files(tiny_run):
+    for path, row in manifest(tiny_run).items():
+        file = tiny_run / path
+        assert row["sha256"] == sha256_of(file) and int(row["bytes"]) == file.stat().st_size, path
+        assert row["rule"].startswith(row["paper_id"] + "_"), (path, row["rule"])
+
+
+def test_claims_csv_has_one_row_per_claim_and_claims_follow_the_contract(tiny_run):
+    with open(tiny_run / "results/all/claims.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    total = 0
+    for paper in implemented(tiny_run):
+        document = json.loads((tiny_run / f"results/{paper['id']}/claims.json").read_text())
+        assert document["scale"] == "tiny" and document["seeds"] == [0, 1]
+        total += len(document["claims"])
+        for claim in document["claims"]:
+            assert all((tiny_run / f"results/{paper['id']}" / e).exists() for e in claim["evidence"])
+    assert len(rows) == total
+
+
+def test_a_rerun_with_nothing_changed_does_nothing(tiny_run):
+    result = snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "-n", "results/all")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_a_changed_parameter_reruns_its_paper(tiny_run):
+    result = snakemake(tiny_run, "results/all", "--profile", "profiles/ci", "--cores", "2", "-n", "--config", "seeds=[0]",
+                       "--quiet", "rules")
+    assert "mec_mmd_config" in result.stdout and "report_build" in result.stdout
+
+
+def test_killed_run_is_redone_and_reproduces_identical_results(tiny_run):
+    """Kill Snakemake and its jobs mid-run (SIGKILL, as a crash would), then rerun: the same bytes as the first run."""
+    before = {path: row["sha256"] for path, row in manifest(tiny_run).items()}
+    shutil.rmtree(tiny_run / "logs")  # so that the wait below sees this run's jobs start, not the last run's logs
+    command = [sys.executable, "-m", "snakemake", "--profile", "profiles/ci", "--cores", "2", "--forceall", "results/all"]
+    process = subprocess.Popen(command, cwd=tiny_run, env=env_for(tiny_run), start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list((tiny_run / "logs/mec_mmd").glob("run_*seed1.log")):
+        time.sleep(0.2)
+    time.sleep(1.0)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    snakemake(tiny_run, "--unlock")
+    snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "results/all")
+    after = {path: row["sha256"] for path, row in manifest(tiny_run).items()}
+    assert after == before
+
+
+def test_dvc_repro_runs_and_leaves_a_clean_status(tiny_run):
+    """The generated dvc.yaml wraps the same Snakemake targets; at the copy's tiny config it reproduces and settles."""
+    config = tiny_run / "config/config.yaml"
+    config.write_text(config.read_text().replace("scale: default", "scale: tiny").replace("seeds: [0, 1, 2]", "seeds: [0, 1]"))
+    dvc = [sys.executable, "-m", "dvc"]
+    env = env_for(tiny_run)
+    repro = subprocess.run([*dvc, "repro"], cwd=tiny_run, env=env, capture_output=True, text=True, timeout=600)
+    assert repro.returncode == 0, repro.stdout + repro.stderr
+    status = subprocess.run([*dvc, "status"], cwd=tiny_run, env=env, capture_output=True, text=True, timeout=120)
+    assert status.returncode == 0 and "up to date" in status.stdout, status.stdout + status.stderr
+    metrics = subprocess.run([*dvc, "metrics", "show"], cwd=tiny_run, env=env, capture_output=True, text=True, timeout=120)
+    assert "results/mec_mmd/metrics.json" in metrics.stdout, metrics.stdout + metrics.stderr

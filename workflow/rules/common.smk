@@ -1,0 +1,73 @@
+# Helpers only: the validated config, the paper registry, per-paper targets and shared input functions.
+import json
+import os
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+
+from neurips26.common.config import coerce_command_line, validate_run_config
+from neurips26.common.errors import UserError
+from neurips26.common.registry import load_papers, selected_papers
+
+# Jobs call `python`: put the interpreter that runs Snakemake first on PATH, so that an un-activated
+# .venv/bin/snakemake (or a cluster job, which re-reads this file) still runs the project's own environment.
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+
+try:
+    coerce_command_line(config)
+    validate_run_config(config, source="config (config/config.yaml + --config)")
+    PAPERS = selected_papers(config["papers"])
+except UserError as error:
+    raise WorkflowError(str(error)) from None
+
+PAPER_IDS = [paper.id for paper in PAPERS]
+IMPLEMENTED_IDS = [paper.id for paper in load_papers() if paper.implemented]
+SEEDS = [int(seed) for seed in config["seeds"]]
+
+# Files of results/<paper_id>/ beyond the promised figures and tables (run outputs), registered by each paper's rule file,
+# so the manifest lists every artifact a paper writes.
+EXTRA_OUTPUTS = {}
+
+
+def paper_overrides():
+    """The run config, as Hydra overrides for the paper's config stage (a change re-runs it, and everything downstream)."""
+    seeds = ",".join(str(seed) for seed in SEEDS)
+    return f"scale={config['scale']} data={config['data']} device={config['device']} 'seeds=[{seeds}]'"
+
+
+def hydra_files(paper_id):
+    return sorted(str(p) for p in Path("config", paper_id).rglob("*.yaml"))
+
+
+def code_files(paper_id, *modules):
+    """Source files a rule depends on, so that editing the method re-runs exactly the rules that use it."""
+    package = Path("src/neurips26/papers", paper_id)
+    common = sorted(str(p) for p in Path("src/neurips26/common").glob("*.py"))
+    return [str(package / f"{module}.py") for module in modules] + common
+
+
+def paper_artifacts(paper_id):
+    """Every file a paper's results folder holds once complete: promised figures and tables, claims, metrics, config."""
+    paper = next(p for p in PAPERS if p.id == paper_id)
+    base = Path("results", paper_id)
+    fixed = ["config.yaml", "claims.json", "metrics.json", *paper.artifacts]
+    return [str(base / f) for f in fixed] + EXTRA_OUTPUTS.get(paper_id, [])
+
+
+def producing_rule(path):
+    """The name of the rule whose output pattern matches `path` (for the manifest)."""
+    for candidate in workflow.rules:
+        if candidate.is_producer(path):
+            return candidate.name
+    return "unknown"
+
+
+def report_inputs():
+    """Every artifact of every selected paper: results/all is built from (and lists) exactly these."""
+    return [path for paper_id in PAPER_IDS for path in paper_artifacts(paper_id)]
+
+
+def artifact_producers(paths):
+    """JSON for the report: artifact path -> the rule that wrote it."""
+    return json.dumps({path: producing_rule(path) for path in paths})
