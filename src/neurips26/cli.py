@@ -4,7 +4,7 @@
     python -m neurips26 mec_mmd run_bias --config results/mec_mmd/config.yaml --seed 0 --output runs/bias/seed0.csv
     python -m neurips26 mec_mmd run_bias --seed 0 --output /tmp/bias.csv scale=tiny bias.replicates=50
     python -m neurips26 report --output results/all --inputs ...
-    python -m neurips26 fetch <dataset_id>
+    python -m neurips26 data <dataset_id> --mode embedded|real
     python -m neurips26 dvc-yaml [--check]
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from neurips26.common.errors import UserError
 
-PROJECT_COMMANDS = ("report", "fetch", "dvc-yaml", "papers")
+PROJECT_COMMANDS = ("report", "data", "dvc-yaml", "papers")
 # A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
 OVERRIDE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w.]*(=|$)")
 
@@ -77,24 +77,23 @@ def run_project_command(command: str, argv: list[str]) -> None:
         from neurips26.report.build import main as report_main
 
         report_main(argv)
-    elif command == "fetch":
-        from neurips26.common.datasets import fetch_real, get_dataset
+    elif command == "data":
+        from neurips26.common.datasets import get_dataset, prepare
         from neurips26.common.registry import repo_root
 
-        parser = argparse.ArgumentParser(prog="python -m neurips26 fetch")
+        parser = argparse.ArgumentParser(prog="python -m neurips26 data")
         parser.add_argument("dataset")
+        parser.add_argument("--mode", choices=("embedded", "real"), default="embedded")
         args = parser.parse_args(argv)
-        for path in fetch_real(get_dataset(args.dataset), repo_root()):
-            print(path)
+        print(prepare(get_dataset(args.dataset), args.mode, repo_root()))
     elif command == "dvc-yaml":
         from neurips26.dvc_yaml import main as dvc_main
 
         dvc_main(argv)
     elif command == "papers":
-        from neurips26.common.registry import load_papers
+        from neurips26.common.registry import papers_markdown
 
-        for paper in load_papers():
-            print(f"{paper.seed_index:2d}  {paper.id:20s} {paper.status:12s} {paper.title}")
+        print(papers_markdown(), end="")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,3 +76,32 @@ def test_the_shipped_dataset_registry_is_well_formed(repo_root):
     assert datasets, "config/datasets.yaml lists no dataset"
     for dataset in datasets.values():
         assert dataset.embedded or dataset.real, dataset.id
+
+
+def _registry(tmp_path, embedded):
+    path = tmp_path / "datasets.yaml"
+    path.write_text(yaml.safe_dump({"datasets": [{"id": "pkg", "papers": [], "license": "MIT", "embedded": embedded}]}))
+    return path
+
+
+def test_embedded_files_are_copied_from_the_installed_package_and_verified(tmp_path):
+    import importlib.metadata
+
+    from neurips26.common.datasets import prepare
+
+    origin = next(f for f in importlib.metadata.files("pyyaml") if str(f) == "yaml/__init__.py")
+    sha = hashlib.sha256(origin.locate().read_bytes()).hexdigest()
+    good = _registry(tmp_path, {"package": "pyyaml", "files": [{"path": "yaml/__init__.py", "sha256": sha}]})
+    provenance = prepare(get_dataset("pkg", good), "embedded", tmp_path)
+    assert (tmp_path / "data/raw/pkg/__init__.py").read_bytes() == origin.locate().read_bytes()
+    assert yaml.safe_load(provenance.read_text())["package"] == "pyyaml"
+
+    other = tmp_path / "other"
+    other.mkdir()
+    bad = _registry(other, {"package": "pyyaml", "files": [{"path": "yaml/__init__.py", "sha256": "0" * 64}]})
+    with pytest.raises(UserError, match="is corrupted"):
+        prepare(get_dataset("pkg", bad), "embedded", other)
+    assert not (other / "data").exists()
+    missing = _registry(other, {"package": "no-such-package-x", "files": []})
+    with pytest.raises(UserError, match="not installed"):
+        prepare(get_dataset("pkg", missing), "embedded", other)

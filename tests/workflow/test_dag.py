@@ -38,8 +38,8 @@ def test_bad_config_is_refused_before_anything_runs(repo_copy, override, message
     assert not (repo_copy / "results").exists()
 
 
-def test_data_rule_refuses_to_download_in_embedded_mode(repo_copy):
-    result = snakemake(repo_copy, "--cores", "1", "data/raw/anything", check=False)
+def test_an_unknown_dataset_fails_clearly_and_leaves_nothing(repo_copy):
+    result = snakemake(repo_copy, "--cores", "1", "data/raw/anything/provenance.json", check=False)
     assert result.returncode != 0
-    assert "refusing to download with data: embedded" in result.stdout + result.stderr
+    assert "unknown dataset 'anything'" in result.stdout + result.stderr
     assert not (repo_copy / "data" / "raw" / "anything").exists()

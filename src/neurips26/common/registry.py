@@ -71,3 +71,13 @@ def selected_papers(requested: list[str], root: Path | None = None) -> list[Pape
     if planned:
         raise UserError(f"config key 'papers': {', '.join(planned)} is planned, not implemented yet (see config/papers.yaml)")
     return chosen
+
+
+def papers_markdown(root: Path | None = None) -> str:
+    """The README's paper table (a test keeps the README in sync with config/papers.yaml)."""
+    lines = ["| # | paper_id | paper | status | artifacts |", "|---|---|---|---|---|"]
+    for paper in load_papers(root):
+        readme = f"[{paper.id}](src/neurips26/papers/{paper.id}/README.md)" if paper.implemented else f"`{paper.id}`"
+        artifacts = ", ".join(f"`{a}`" for a in paper.artifacts) or "-"
+        lines.append(f"| {paper.seed_index} | {readme} | {paper.title} | {paper.status} | {artifacts} |")
+    return "\n".join(lines) + "\n"
