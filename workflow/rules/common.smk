@@ -40,11 +40,13 @@ def hydra_files(paper_id):
     return sorted(str(p) for p in Path("config", paper_id).rglob("*.yaml"))
 
 
-def code_files(paper_id, *modules):
-    """Source files a rule depends on, so that editing the method re-runs exactly the rules that use it."""
-    package = Path("src/neurips26/papers", paper_id)
-    common = sorted(str(p) for p in Path("src/neurips26/common").glob("*.py"))
-    return [str(package / f"{module}.py") for module in modules] + common
+def code_files(paper_id, modules=None, exclude=()):
+    """Source files a rule depends on (the named modules of the paper, else all but `exclude`, plus common/), so that
+    editing the method re-runs the experiments while restyling a figure re-runs only the figure."""
+    package = sorted(Path("src/neurips26/papers", paper_id).glob("*.py"))
+    chosen = [p for p in package if (p.stem in modules if modules else p.stem not in exclude)]
+    common = sorted(Path("src/neurips26/common").glob("*.py"))
+    return [str(p) for p in chosen + common]
 
 
 def paper_artifacts(paper_id):

@@ -13,6 +13,9 @@ MEC_MMD_FIGURES = {
     "test_power": "test_size",
 }
 
+# modules that only present results: editing them re-runs tables/figures/claims, never the experiments
+MEC_MMD_PRESENTATION = ["tables", "figures", "paper_claims"]
+
 EXTRA_OUTPUTS["mec_mmd"] = expand(
     "results/mec_mmd/runs/{experiment}/seed{seed}.csv", experiment=MEC_MMD_EXPERIMENTS, seed=SEEDS
 )
@@ -38,7 +41,7 @@ rule mec_mmd_run:
     input:
         config="results/mec_mmd/config.yaml",
         data="data/raw/mec_mmd_mixture/provenance.json",
-        code=code_files("mec_mmd", "method", "baselines", "data", "experiments"),
+        code=code_files("mec_mmd", exclude=MEC_MMD_PRESENTATION),
     output:
         "results/mec_mmd/runs/{experiment}/seed{seed}.csv",
     wildcard_constraints:
@@ -63,6 +66,7 @@ rule mec_mmd_table:
         runs=lambda w: expand(
             "results/mec_mmd/runs/{experiment}/seed{seed}.csv", experiment=MEC_MMD_TABLES[w.table], seed=SEEDS
         ),
+        code=code_files("mec_mmd", modules=["tables"]),
     output:
         "results/mec_mmd/tables/{table}.csv",
     wildcard_constraints:
@@ -83,7 +87,7 @@ rule mec_mmd_figure:
     input:
         config="results/mec_mmd/config.yaml",
         table=lambda w: f"results/mec_mmd/tables/{MEC_MMD_FIGURES[w.figure]}.csv",
-        code=code_files("mec_mmd", "figures"),
+        code=code_files("mec_mmd", modules=["figures"]),
     output:
         report(
             "results/mec_mmd/figures/{figure}.png",
@@ -110,6 +114,7 @@ rule mec_mmd_claims:
         config="results/mec_mmd/config.yaml",
         tables=expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES),
         figures=expand("results/mec_mmd/figures/{figure}.png", figure=MEC_MMD_FIGURES),
+        code=code_files("mec_mmd", modules=["paper_claims"]),
     output:
         claims="results/mec_mmd/claims.json",
         metrics="results/mec_mmd/metrics.json",

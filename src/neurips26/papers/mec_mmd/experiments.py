@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.papers.mec_mmd import baselines, kernels, losses, method, two_sample, variance
+from neurips26.papers.mec_mmd import baselines, kernels, method, two_sample, variance
 from neurips26.papers.mec_mmd.data import audit, device_from_cfg, mixture_from_cfg, stream
 from neurips26.papers.mec_mmd.models import GaussianModel, SampleModel, population_mmd2
 
@@ -19,8 +19,9 @@ def run_bias(cfg, seed: int) -> pd.DataFrame:
     b, mix, rows = cfg.bias, mixture_from_cfg(cfg.mixture), []
     for ds in range(b.datasets):
         rng = stream(seed, "bias", ds)
-        x, eps = mix.sample(rng, b.N), rng.standard_normal((b.N, cfg.dim))  # same eps at every noise level
-        z = np.asarray(cfg.model_q.mean, float) + np.sqrt(cfg.model_q.variance) * rng.standard_normal((b.model_samples, cfg.dim))
+        x, eps = mix.sample(rng, b.N), rng.standard_normal((b.N, cfg.dim))  # one eps for all noise levels
+        q = np.asarray(cfg.model_q.mean, float)
+        z = q + np.sqrt(cfg.model_q.variance) * rng.standard_normal((b.model_samples, cfg.dim))
         for li, noise in enumerate(cfg.bias.noise_levels):
             y = device_from_cfg(cfg.device_model, noise).apply(x, eps)
             h = kernels.median_bandwidth(y)
@@ -74,16 +75,18 @@ def run_rate(cfg, seed: int) -> pd.DataFrame:
 
 def run_estimation(cfg, seed: int) -> pd.DataFrame:
     """Fit theta = (mu, log sigma) of X = mu + sigma E by minimising each loss; record the parameter errors."""
+    from neurips26.papers.mec_mmd import losses  # torch is imported only by the stage that needs it
+
     e, mix = cfg.estimation, mixture_from_cfg(cfg.mixture)
     base_mean, base_sd = mix.moments()
     truth = np.append(np.asarray(e.true_mean, float), e.true_log_sigma)
     device, rows = device_from_cfg(cfg.device_model, e.noise_level), []
     for r in range(e.replicates):
         rng = stream(seed, "estimation", r)
-        draw = lambda m: (mix.sample(rng, m) - base_mean) / base_sd  # noqa: E731  standardized base distribution
-        x = truth[:-1] + np.exp(truth[-1]) * draw(e.N)
+        x = truth[:-1] + np.exp(truth[-1]) * (mix.sample(rng, e.N) - base_mean) / base_sd  # standardized base law
         y, idx = device.measure(x, rng), audit(rng, e.N, e.audit_size)
-        base, eps = draw(e.model_samples), rng.standard_normal((e.model_samples, cfg.dim))
+        base = (mix.sample(rng, e.model_samples) - base_mean) / base_sd
+        eps = rng.standard_normal((e.model_samples, cfg.dim))
         h = kernels.median_bandwidth(y)
         theta0 = np.append(x[idx].mean(axis=0), np.log(x[idx].std(axis=0).mean()))  # common start: audit moments
         for name in losses.METHODS:
@@ -98,8 +101,8 @@ def run_testing(cfg, seed: int) -> pd.DataFrame:
     """Two devices, two groups; size under equal X laws, power under a shift; alpha from the config."""
     t, mix, rows = cfg.testing, mixture_from_cfg(cfg.mixture), []
     devices = [device_from_cfg(cfg.device_model, d.noise, d.gain, d.offset) for d in (t.device1, t.device2)]
-    for hi, hypothesis in enumerate(("null", "alternative")):
-        laws = (mix, mix if hypothesis == "null" else mix.shifted(t.shift))
+    for hi, hypothesis in enumerate(("H0", "H1")):  # not "null": pandas reads that back as NaN
+        laws = (mix, mix if hypothesis == "H0" else mix.shifted(t.shift))
         for k in range(t.tests):
             rng = stream(seed, "testing", hi, k)
             xs = [law.sample(rng, t.N) for law in laws]
@@ -112,5 +115,5 @@ def run_testing(cfg, seed: int) -> pd.DataFrame:
                  "mec": two_sample.mec_bootstrap_test([(x[i], y, i) for x, y, i in zip(xs, ys, idxs)], h, rng,
                                                       t.bootstrap)}
             rows += [{"seed": seed, "hypothesis": hypothesis, "test": k, "method": m, "p_value": pv,
-                      "reject": int(pv <= t.alpha)} for m, pv in p.items()]
+                      "alpha": t.alpha, "reject": int(pv <= t.alpha)} for m, pv in p.items()]
     return pd.DataFrame(rows)

@@ -82,7 +82,7 @@ def plugin_coefficients(noisy: NoisyParts, audit: AuditParts) -> tuple[float, fl
 
 
 def mec_with_variance(noisy: NoisyParts, audit: AuditParts, w: float | str = 1.0) -> MecResult:
-    """MEC at weight w (a number, or "optimal": the PPI++ weight minimising the plug-in variance) and its plug-in variance."""
+    """MEC at weight w (a number, or "optimal": the PPI++ weight minimising the plug-in variance), with that variance."""
     v = plugin_coefficients(noisy, audit)
     weight = variance.optimal_weight(v) if w == "optimal" else float(w)
     return MecResult(mec_estimate(noisy, audit, weight), weight, variance.variance_at(weight, v))

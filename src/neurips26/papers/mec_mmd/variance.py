@@ -19,7 +19,8 @@ import numpy as np
 def a_coefficient(m: int, mu2: float, mu3: float, mu4: float) -> float:
     pairs = m * (m - 1) / 2
     disjoint = pairs * (m - 2) * (m - 3) / 2
-    return (pairs * mu2 + m * (m - 1) * (m - 2) * mu3 + disjoint * mu4) / pairs**2
+    terms = [(pairs, mu2), (m * (m - 1) * (m - 2), mu3), (disjoint, mu4)]
+    return sum(count * mu for count, mu in terms if count) / pairs**2
 
 
 def srswor_variance(n: int, N: int, mu) -> float:
@@ -44,7 +45,9 @@ def moments_from_sums(m: int, s2: float, ra: np.ndarray, rb: np.ndarray) -> tupl
     """
     s3 = float(ra @ rb) - s2
     s4 = float(ra.sum() * rb.sum()) - 2.0 * s2 - 4.0 * s3
-    return s2 / (m * (m - 1)), s3 / (m * (m - 1) * (m - 2)), s4 / (m * (m - 1) * (m - 2) * (m - 3))
+    triples, quads = m * (m - 1) * (m - 2), m * (m - 1) * (m - 2) * (m - 3)
+    # fewer than 3 (4) units: mu3 (mu4) is not estimable, NaN; a(m) then never needs it for this m
+    return s2 / (m * (m - 1)), s3 / triples if triples else np.nan, s4 / quads if quads else np.nan
 
 
 def moments(pa: np.ndarray, pb: np.ndarray) -> tuple[float, float, float]:
