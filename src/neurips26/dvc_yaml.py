@@ -28,8 +28,9 @@ def paper_stage(paper) -> dict:
     return {
         "cmd": f"snakemake --cores all {base}/claims.json",
         "deps": [*SHARED_DEPS, f"workflow/rules/{paper.id}.smk", f"config/{paper.id}", f"src/neurips26/papers/{paper.id}"],
-        "outs": [{path: {"persist": True}} for path in outs] + [{f"{base}/claims.json": {"cache": False}}],
-        "metrics": [{f"{base}/metrics.json": {"cache": False}}],
+        # persist: Snakemake owns these files and decides what to rebuild; DVC must not delete them before a run.
+        "outs": [{path: {"persist": True}} for path in outs] + [{f"{base}/claims.json": {"cache": False, "persist": True}}],
+        "metrics": [{f"{base}/metrics.json": {"cache": False, "persist": True}}],
         # Tables are declared once, as plots (DVC treats plots as outputs): `dvc plots show` renders them.
         "plots": [{f"{base}/{t}": {"persist": True}} for t in paper.tables],
     }
@@ -41,7 +42,7 @@ def render(root: Path) -> str:
     stages["report"] = {
         "cmd": "snakemake --cores all results/all",
         "deps": [*(f"results/{p.id}/claims.json" for p in papers), "src/neurips26/report", "workflow/rules/report.smk"],
-        "outs": [{"results/all": {"cache": False}}],
+        "outs": [{"results/all": {"cache": False, "persist": True}}],
     }
     return HEADER + yaml.safe_dump({"stages": stages}, sort_keys=False, width=120)
 

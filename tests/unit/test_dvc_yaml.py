@@ -15,6 +15,6 @@ def test_one_stage_per_implemented_paper_with_its_metrics(repo_root):
     for paper in implemented:
         stage = stages[paper.id]
         assert stage["cmd"].endswith(f"results/{paper.id}/claims.json")
-        assert stage["metrics"] == [{f"results/{paper.id}/metrics.json": {"cache": False}}]
+        assert stage["metrics"] == [{f"results/{paper.id}/metrics.json": {"cache": False, "persist": True}}]
         declared = {next(iter(o)) for o in stage["outs"] + stage["plots"]}
         assert {f"results/{paper.id}/{a}" for a in paper.artifacts} <= declared

@@ -12,6 +12,10 @@ from typing import Iterator
 import pandas as pd
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path next to `path`; rename it onto `path` only if the block succeeds."""
@@ -21,6 +25,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; artifacts get the usual permissions
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
