@@ -14,5 +14,6 @@ def decoupled_step(params: list[torch.Tensor], grads: list[torch.Tensor], eta: f
 
 
 def decoupled_threshold(eta: float, wd: float) -> float:
-    """Linear stability of the decoupled map: (1 - eta lambda)(1 - eta S) = -1  =>  S = (2 - eta lambda) / (eta (1 - eta lambda))."""
+    """Linear stability of the decoupled map: (1 - eta lambda)(1 - eta S) = -1, i.e.
+    S = (2 - eta lambda) / (eta (1 - eta lambda))."""
     return (2.0 - eta * wd) / (eta * (1.0 - eta * wd))

@@ -33,7 +33,8 @@ def read_digits(raw_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
         with gzip.open(path, "rt") as handle:
             table = np.loadtxt(handle, delimiter=",", dtype=np.float64)
     except (OSError, EOFError, ValueError) as exc:
-        raise UserError(f"{path} is corrupted or truncated ({exc}); delete data/raw/digits and re-run data_prepare") from None
+        raise UserError(f"{path} is corrupted or truncated ({exc}); delete data/raw/digits and re-run "
+                        "data_prepare") from None
     if table.ndim != 2 or table.shape[1] != 65:
         raise UserError(f"{path}: expected rows of 64 pixels + 1 label, got shape {table.shape}")
     return table[:, :64], table[:, 64].astype(np.int64)
