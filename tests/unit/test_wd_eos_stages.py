@@ -62,3 +62,11 @@ def test_real_data_is_refused_clearly():
     cfg = compose("wd_eos", ["scale=tiny", "data=real"])
     with pytest.raises(UserError, match="CIFAR-10"):
         _check_data(cfg)
+
+
+def test_constant_sharpening_time_is_untested_with_a_reason():
+    cfg = compose("wd_eos", ["scale=tiny"])
+    table = _table([10, 9.5, 6, 5], [10, 10.2, 9.8, 10.1], [1, 0.8, 0.5, 0.2], [4, 3, 2, 1], [0.05, 0.06, 0.3, 0.4])
+    table.loc[table.arch == "cnn", "sharpening_time"] = 0.0
+    entry = paper_claims.build(table, cfg)[0][0].to_json()
+    assert entry["holds"] is None and "cnn" in entry["why_untested"]

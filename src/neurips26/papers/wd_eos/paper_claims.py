@@ -59,6 +59,12 @@ def build(table: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
               _pick(m, "velocity_spearman_mlp", "velocity_spearman_cnn", "decrease_max"),
               main + ["figures/ntk_velocity.png"]),
     ]
+    degenerate = [name for name, rows in (("mlp", mlp), ("cnn", cnn)) if rows.sharpening_time.nunique() == 1]
+    if degenerate:  # a constant sharpening time has no rank correlation: say why instead of a bare "NaN"
+        claims[0].why_untested = (
+            f"sharpening time is the same at every lambda for {', '.join(degenerate)} "
+            f"({', '.join(str(float((mlp if a == 'mlp' else cnn).sharpening_time.iloc[0])) for a in degenerate)} steps): "
+            "S already starts at or above 0.9 x 2/eta (time 0) or never gets there (censored), so Spearman is undefined")
     return claims, m
 
 
