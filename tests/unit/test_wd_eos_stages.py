@@ -1,0 +1,72 @@
+"""wd_eos stages: bad input gets a clear UserError; the claims follow from the table by the configured criteria."""
+
+from __future__ import annotations
+
+import gzip
+
+import pandas as pd
+import pytest
+
+from neurips26.common.config import compose
+from neurips26.common.errors import UserError
+from neurips26.papers.wd_eos import data, experiments, paper_claims
+
+
+def test_broken_digits_file_is_a_user_error(tmp_path):
+    (tmp_path / data.DIGITS_FILE).write_bytes(b"\x1f\x8b not really gzip")
+    with pytest.raises(UserError, match="corrupted or truncated"):
+        data.read_digits(tmp_path)
+    with pytest.raises(UserError, match="missing"):
+        data.read_digits(tmp_path / "nowhere")
+    with gzip.open(tmp_path / data.DIGITS_FILE, "wt") as handle:
+        handle.write("1,2,3\n4,5,6\n")
+    with pytest.raises(UserError, match="64 pixels"):
+        data.read_digits(tmp_path)
+
+
+@pytest.mark.parametrize("point", [("vit", "coupled", 0.1, 0.0), ("mlp", "adamw", 0.1, 0.0), ("mlp", "coupled", -1, 0.0),
+                                   ("mlp", "coupled", 0.1, 20.0)])
+def test_bad_grid_point_is_a_user_error(point):
+    with pytest.raises(UserError):
+        experiments.check_point(*point)
+
+
+def _table(mlp_plateau, cnn_plateau, cnn_osc, velocity, align):
+    wds = [0.0, 0.002, 0.005, 0.01]
+    rows = []
+    for arch, plateau in (("mlp", mlp_plateau), ("cnn", cnn_plateau)):
+        for i, wd in enumerate(wds):
+            rows.append({"arch": arch, "decay": "coupled", "eta": 0.2, "wd": wd, "sharpening_time": 100 + 50 * i,
+                         "plateau": plateau[i], "threshold": 10 - wd, "plateau_ratio": plateau[i] / (10 - wd),
+                         "osc_amplitude": cnn_osc[i], "kernel_velocity": velocity[i], "alignment": align[i]})
+    return pd.DataFrame(rows)
+
+
+def test_claims_are_computed_from_the_table():
+    cfg = compose("wd_eos", ["scale=tiny"])
+    table = _table([10, 9.5, 6, 5], [10, 10.2, 9.8, 10.1], [1, 0.8, 0.5, 0.2], [4, 3, 2, 1], [0.05, 0.06, 0.3, 0.4])
+    claims, measured = paper_claims.build(table, cfg)
+    verdicts = {c.id: c.to_json()["holds"] for c in claims}
+    assert verdicts == dict.fromkeys(verdicts, True)
+    assert measured["mlp_transition_wd"] == 0.005
+    # MLP at the threshold everywhere and rising velocity: those claims must fail
+    table = _table([10] * 4, [10, 10.2, 9.8, 10.1], [1, 1.2, 1.5, 2], [1, 2, 3, 4], [0.3, 0.2, 0.1, 0.05])
+    verdicts = {c.id: c.to_json()["holds"] for c in paper_claims.build(table, cfg)[0]}
+    assert not verdicts["mlp_below_threshold"] and not verdicts["cnn_damped_oscillations"]
+    assert not verdicts["ntk_stability"] and not verdicts["alignment_drives_transition"]
+
+
+def test_real_data_is_refused_clearly():
+    from neurips26.papers.wd_eos.stages import _check_data
+
+    cfg = compose("wd_eos", ["scale=tiny", "data=real"])
+    with pytest.raises(UserError, match="CIFAR-10"):
+        _check_data(cfg)
+
+
+def test_constant_sharpening_time_is_untested_with_a_reason():
+    cfg = compose("wd_eos", ["scale=tiny"])
+    table = _table([10, 9.5, 6, 5], [10, 10.2, 9.8, 10.1], [1, 0.8, 0.5, 0.2], [4, 3, 2, 1], [0.05, 0.06, 0.3, 0.4])
+    table.loc[table.arch == "cnn", "sharpening_time"] = 0.0
+    entry = paper_claims.build(table, cfg)[0][0].to_json()
+    assert entry["holds"] is None and "cnn" in entry["why_untested"]

@@ -1,0 +1,155 @@
+# wd_eos: weight decay at the Edge of Stability (seed abstract 7). Every grid point (arch, decay, eta, lambda) x seed is
+# one job writing its trace; traces are concatenated into one table, summarised into tables/main.csv; figures and claims
+# are drawn from tables only.
+#
+# The grid: Snakemake builds the DAG before the config stage runs, so this file reads the grid at parse time straight from
+# the scale file the run config selects (config/wd_eos/scale/<scale>.yaml, key `grid`), the same file Hydra composes for
+# the stages; the point is encoded in the output path and handed back to the run stage as run.* overrides.
+import yaml
+
+WD_EOS_GRID = yaml.safe_load(Path("config/wd_eos/scale", f"{config['scale']}.yaml").read_text())["grid"]
+WD_EOS_POINTS = [
+    f"{arch}_{decay}_eta{eta}_wd{wd}"
+    for arch in ("mlp", "cnn")
+    for eta in WD_EOS_GRID[arch]["etas"]
+    for decay, wds in (("coupled", WD_EOS_GRID[arch]["wds"]), ("decoupled", WD_EOS_GRID["decoupled_wds"]))
+    for wd in wds
+]
+WD_EOS_RUNS = expand("results/wd_eos/runs/{point}/seed{seed}.csv", point=WD_EOS_POINTS, seed=SEEDS)
+# figure -> the table it is drawn from
+WD_EOS_FIGURES = {
+    "sharpness_traces_mlp": "traces",
+    "sharpness_traces_cnn": "traces",
+    "plateau_vs_wd": "main",
+    "alignment": "traces",
+    "ntk_velocity": "main",
+}
+
+EXTRA_OUTPUTS["wd_eos"] = WD_EOS_RUNS + ["results/wd_eos/tables/traces.csv"]
+
+
+rule wd_eos_config:
+    input:
+        hydra_files("wd_eos"),
+    output:
+        "results/wd_eos/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/wd_eos/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 wd_eos config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule wd_eos_run:
+    input:
+        config="results/wd_eos/config.yaml",
+        data="data/raw/digits/provenance.json",
+        code=code_files("wd_eos", "method", "baselines", "data", "models", "measures", "experiments"),
+    output:
+        "results/wd_eos/runs/{arch}_{decay}_eta{eta}_wd{wd}/seed{seed}.csv",
+    wildcard_constraints:
+        arch="mlp|cnn",
+        decay="coupled|decoupled",
+        eta=r"[0-9.]+",
+        wd=r"[0-9.]+",
+        seed=r"\d+",
+    log:
+        "logs/wd_eos/run_{arch}_{decay}_eta{eta}_wd{wd}_seed{seed}.log",
+    benchmark:
+        "logs/wd_eos/benchmarks/run_{arch}_{decay}_eta{eta}_wd{wd}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "python -m neurips26 wd_eos run --config {input.config} --input {input.data} --seed {wildcards.seed}"
+        " --output {output} --threads {threads} run.arch={wildcards.arch} run.decay={wildcards.decay}"
+        " run.eta={wildcards.eta} run.wd={wildcards.wd} > {log} 2>&1"
+
+
+rule wd_eos_table_traces:
+    input:
+        config="results/wd_eos/config.yaml",
+        runs=WD_EOS_RUNS,
+    output:
+        "results/wd_eos/tables/traces.csv",
+    log:
+        "logs/wd_eos/table_traces.log",
+    benchmark:
+        "logs/wd_eos/benchmarks/table_traces.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 wd_eos table_traces --config {input.config} --input {input.runs} --output {output}"
+        " > {log} 2>&1"
+
+
+rule wd_eos_table_main:
+    input:
+        config="results/wd_eos/config.yaml",
+        traces="results/wd_eos/tables/traces.csv",
+        code=code_files("wd_eos", "summary"),
+    output:
+        "results/wd_eos/tables/main.csv",
+    log:
+        "logs/wd_eos/table_main.log",
+    benchmark:
+        "logs/wd_eos/benchmarks/table_main.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 wd_eos table_main --config {input.config} --input {input.traces} --output {output}"
+        " > {log} 2>&1"
+
+
+rule wd_eos_figure:
+    input:
+        config="results/wd_eos/config.yaml",
+        table=lambda w: f"results/wd_eos/tables/{WD_EOS_FIGURES[w.figure]}.csv",
+        code=code_files("wd_eos", "figures"),
+    output:
+        report(
+            "results/wd_eos/figures/{figure}.png",
+            caption="../report/wd_eos_figure.rst",
+            category="wd_eos",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(WD_EOS_FIGURES),
+    log:
+        "logs/wd_eos/figure_{figure}.log",
+    benchmark:
+        "logs/wd_eos/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 wd_eos figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule wd_eos_claims:
+    input:
+        config="results/wd_eos/config.yaml",
+        table="results/wd_eos/tables/main.csv",
+        figures=expand("results/wd_eos/figures/{figure}.png", figure=WD_EOS_FIGURES),
+        code=code_files("wd_eos", "paper_claims"),
+    output:
+        claims="results/wd_eos/claims.json",
+        metrics="results/wd_eos/metrics.json",
+    log:
+        "logs/wd_eos/claims.log",
+    benchmark:
+        "logs/wd_eos/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 wd_eos claims --config {input.config} --input {input.table}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
