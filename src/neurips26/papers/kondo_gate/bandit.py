@@ -34,6 +34,11 @@ def top_k_mask(prio: np.ndarray, k: int) -> np.ndarray:
     return mask
 
 
+def exact_gradient(pi: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """d/dtheta of J = sum_a softmax(theta)_a mu_a, row-wise: pi * (mu - pi.mu)."""
+    return pi * (mu - (pi * mu).sum(1, keepdims=True))
+
+
 def sample_problems(cfg, rng: np.random.Generator):
     """R random problems and one sampled batch each: pi (R x K), exact gradient, actions, advantages, log pi."""
     R, K, B = int(cfg.replicates), int(cfg.arms), int(cfg.batch)
@@ -41,7 +46,7 @@ def sample_problems(cfg, rng: np.random.Generator):
     pi = np.exp(theta - theta.max(1, keepdims=True))
     pi /= pi.sum(1, keepdims=True)
     mu = rng.normal(0.0, 1.0, (R, K))
-    exact = pi * (mu - (pi * mu).sum(1, keepdims=True))
+    exact = exact_gradient(pi, mu)
     cdf = np.cumsum(pi, axis=1)
     actions = np.minimum((rng.random((R, B, 1)) > cdf[:, None, :]).sum(2), K - 1)
     reward = np.take_along_axis(mu, actions, 1) + float(cfg.reward_noise) * rng.normal(size=(R, B))
