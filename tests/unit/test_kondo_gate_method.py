@@ -10,8 +10,14 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from neurips26.common.errors import UserError
 from neurips26.papers.kondo_gate.baselines import priority
-from neurips26.papers.kondo_gate.method import (backward_flops_per_sample, delight, dg_weights, gated_update,
-                                                kept_count, select)
+from neurips26.papers.kondo_gate.method import (
+    backward_flops_per_sample,
+    delight,
+    dg_weights,
+    gated_update,
+    kept_count,
+    select,
+)
 from neurips26.papers.kondo_gate.models import MLPPolicy, action_log_prob
 
 

@@ -30,7 +30,7 @@ def build(main: pd.DataFrame, bandit: pd.DataFrame, cfg) -> tuple[list[Claim], d
                                        for t in ["mnist", *reversal])}
     quality = Claim("skips_backward_keeps_quality",
                     f"at keep rate {rho} the delight gate keeps >= {c.quality_fraction:.0%} of DG's final score on "
-                    f"MNIST and token reversal with >= {c.backward_reduction}x fewer backward passes", 
+                    f"MNIST and token reversal with >= {c.backward_reduction}x fewer backward passes",
                     f"mnist_ratio >= {c.quality_fraction} and reversal_min_ratio >= {c.quality_fraction} "
                     f"and min_backward_reduction >= {c.backward_reduction}", m,
                     ["tables/main.csv", "figures/pareto_backward_vs_acc.png", "figures/learning_curves.png"])
