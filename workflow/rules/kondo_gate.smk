@@ -21,13 +21,9 @@ EXTRA_OUTPUTS["kondo_gate"] = expand(
 ) + ["results/kondo_gate/tables/curves.csv", "results/kondo_gate/tables/bandit.csv"]
 
 
-def kondo_gate_run_args(wildcards):
-    """The stage and its extra arguments: MNIST reads the prepared data, reversal takes its length."""
-    if wildcards.task == "mnist":
-        return "run_mnist --input data/raw/kondo_gate_mnist/provenance.json"
-    if wildcards.task.startswith("reversal_L"):
-        return f"run_reversal length={wildcards.task[len('reversal_L'):]}"
-    return "run_bandit"
+# The run stage and its extra arguments per testbed: MNIST reads the prepared data, reversal takes its length.
+KONDO_GATE_STAGE = {"bandit": "run_bandit", "mnist": "run_mnist --input data/raw/kondo_gate_mnist/provenance.json"}
+KONDO_GATE_STAGE.update({f"reversal_L{n}": f"run_reversal length={n}" for n in KONDO_GATE_LENGTHS})
 
 
 rule kondo_gate_config:
@@ -59,7 +55,7 @@ rule kondo_gate_run:
         task="|".join(["bandit", *KONDO_GATE_TASKS]),
         seed=r"\d+",
     params:
-        stage=kondo_gate_run_args,
+        stage=lambda w: KONDO_GATE_STAGE[w.task],
     log:
         "logs/kondo_gate/run_{task}_seed{seed}.log",
     benchmark:
