@@ -1,0 +1,80 @@
+"""The two learning testbeds as contextual bandits: MNIST (reward: right label) and token reversal (reward: fraction of
+positions right). A task draws batches, builds its policy, scores rewards and evaluates greedy quality."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from neurips26.papers.kondo_gate.data import split, token_sequences
+from neurips26.papers.kondo_gate.models import MLPPolicy, ReversalTransformer
+
+
+@dataclass
+class MnistTask:
+    images: np.ndarray
+    labels: np.ndarray
+    cfg: object  # the `mnist` config block
+    seed: int
+    device: str = "cpu"
+
+    def __post_init__(self):
+        train, test = split(len(self.labels), self.cfg.test_fraction, self.seed)
+        self.x_train = torch.from_numpy(self.images[train]).to(self.device)
+        self.y_train = torch.from_numpy(self.labels[train]).to(self.device)
+        self.x_test = torch.from_numpy(self.images[test]).to(self.device)
+        self.y_test = torch.from_numpy(self.labels[test]).to(self.device)
+        self.batch_size = int(self.cfg.batch)
+
+    def make_policy(self) -> torch.nn.Module:
+        return MLPPolicy(self.x_train.shape[1], int(self.cfg.hidden), 10).to(self.device)
+
+    def batch(self, generator: torch.Generator):
+        index = torch.randint(0, len(self.y_train), (self.batch_size,), generator=generator).to(self.device)
+        return self.x_train[index], self.y_train[index]
+
+    def uniforms(self, generator: torch.Generator) -> torch.Tensor:
+        return torch.rand((self.batch_size, 10), generator=generator).to(self.device)
+
+    @staticmethod
+    def reward(actions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        return (actions == targets).float()
+
+    @torch.no_grad()
+    def evaluate(self, policy) -> float:
+        return float((policy(self.x_test).argmax(-1) == self.y_test).float().mean())
+
+
+@dataclass
+class ReversalTask:
+    length: int
+    cfg: object  # the `reversal` config block
+    seed: int
+    device: str = "cpu"
+
+    def __post_init__(self):
+        held_out = torch.Generator().manual_seed(10_000 + self.seed)
+        self.x_eval = token_sequences(int(self.cfg.eval_size), self.length, int(self.cfg.vocab), held_out).to(self.device)
+        self.batch_size = int(self.cfg.batch)
+
+    def make_policy(self) -> torch.nn.Module:
+        c = self.cfg
+        return ReversalTransformer(int(c.vocab), self.length, int(c.d_model), int(c.layers), int(c.heads),
+                                   int(c.ff)).to(self.device)
+
+    def batch(self, generator: torch.Generator):
+        x = token_sequences(self.batch_size, self.length, int(self.cfg.vocab), generator).to(self.device)
+        return x, x.flip(1)
+
+    def uniforms(self, generator: torch.Generator) -> torch.Tensor:
+        return torch.rand((self.batch_size, self.length, int(self.cfg.vocab)), generator=generator).to(self.device)
+
+    @staticmethod
+    def reward(actions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        return (actions == targets).float().mean(dim=1)
+
+    @torch.no_grad()
+    def evaluate(self, policy) -> float:
+        return float((policy(self.x_eval).argmax(-1) == self.x_eval.flip(1)).float().mean())

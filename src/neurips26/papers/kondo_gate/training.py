@@ -1,0 +1,106 @@
+"""One training run of one method at one keep rate (or price): the loop that screens, gates and updates.
+
+Ungated methods (REINFORCE, DG) forward the batch once with gradients. Gated methods forward it without gradients (the
+acting pass: sample actions, compute rewards and delight), select, then forward + backward the kept samples only.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass
+
+import torch
+
+from neurips26.common.errors import UserError
+from neurips26.papers.kondo_gate.baselines import SCREENS, priority, reinforce_weights
+from neurips26.papers.kondo_gate.method import backward_flops_per_sample, dg_weights, gated_update, select
+from neurips26.papers.kondo_gate.models import action_log_prob, sample_categorical
+
+UNGATED = ("reinforce", "dg")
+METHODS = (*UNGATED, *SCREENS, "stale_delight", "price_delight")
+
+
+@dataclass(frozen=True)
+class Spec:
+    method: str
+    keep_rate: float | None  # None for price gating
+    price: float | None = None
+
+    @property
+    def screen(self) -> str:
+        return "delight" if self.method in ("stale_delight", "price_delight") else self.method
+
+
+def specs(methods: dict) -> list[Spec]:
+    """The (method, keep rate or price) grid of a testbed, from its `methods` config block."""
+    out = []
+    for method, values in methods.items():
+        if method not in METHODS:
+            raise UserError(f"config: unknown method {method!r}; known: {', '.join(METHODS)}")
+        for v in values:
+            out.append(Spec(method, None, float(v)) if method == "price_delight" else Spec(method, float(v)))
+    return out
+
+
+def _log_prob(policy, inputs, actions):
+    return action_log_prob(policy(inputs), actions)
+
+
+def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
+    """Train a fresh policy (same init and data stream for every spec of a seed); one record per evaluation."""
+    torch.manual_seed(seed)
+    policy = task.make_policy()
+    optimizer = torch.optim.Adam(policy.parameters(), lr=float(block.lr))
+    data_gen, act_gen, gate_gen = (torch.Generator().manual_seed(seed * 1000 + i) for i in range(3))
+    stale = copy.deepcopy(policy) if spec.method == "stale_delight" else None
+    x0, y0 = task.batch(torch.Generator().manual_seed(-1 % 2**31))
+    flops = backward_flops_per_sample(policy, x0, y0, _log_prob)
+    steps, eta = int(block.steps), float(block.eta)
+    passes = total_flops = 0
+    elapsed = 0.0
+    records = [_record(spec, 0, passes, total_flops, elapsed, task.evaluate(policy))]
+    for step in range(1, steps + 1):
+        x, y = task.batch(data_gen)
+        uniform = task.uniforms(act_gen)
+        start = time.perf_counter()
+        if spec.method in UNGATED:
+            logits = policy(x)
+            actions = sample_categorical(logits.detach(), uniform)
+            logp = action_log_prob(logits, actions)
+            advantage = _advantage(task.reward(actions, y))
+            weights = (reinforce_weights(advantage) if spec.method == "reinforce"
+                       else dg_weights(advantage, logp.detach(), eta))
+            optimizer.zero_grad(set_to_none=True)
+            (-(weights * logp).mean()).backward()
+            optimizer.step()
+            passes, total_flops = passes + len(x), total_flops + len(x) * flops
+        else:
+            with torch.no_grad():
+                logits = policy(x)
+                actions = sample_categorical(logits, uniform)
+                logp = action_log_prob(logits, actions)
+                advantage = _advantage(task.reward(actions, y))
+                logp_screen = action_log_prob(stale(x), actions) if stale is not None else logp
+                prio = priority(spec.screen, advantage, logp_screen, gate_gen, float(cfg.gate.additive_alpha))
+                kept = select(prio, keep_rate=spec.keep_rate, price=spec.price)
+                weights = (advantage if cfg.gate.survivor_weight == "advantage" else dg_weights(advantage, logp, eta))
+            cost = gated_update(policy, optimizer, x, actions, weights, kept, flops, _log_prob)
+            passes, total_flops = passes + cost.backward_passes, total_flops + cost.backward_flops
+            if stale is not None and step % int(block.stale_every) == 0:
+                stale.load_state_dict(policy.state_dict())
+        elapsed += time.perf_counter() - start
+        if step % int(block.eval_every) == 0 or step == steps:
+            records.append(_record(spec, step, passes, total_flops, elapsed, task.evaluate(policy)))
+    return records
+
+
+def _advantage(reward: torch.Tensor) -> torch.Tensor:
+    """A = r - batch mean (the official code's baseline)."""
+    return reward - reward.mean()
+
+
+def _record(spec: Spec, step, passes, flops, elapsed, score) -> dict:
+    return {"method": spec.method, "keep_rate": spec.keep_rate if spec.keep_rate is not None else float("nan"),
+            "price": spec.price if spec.price is not None else float("nan"), "step": step,
+            "backward_passes": passes, "backward_flops": flops, "wall_s": elapsed, "score": score}
