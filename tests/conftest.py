@@ -40,6 +40,7 @@ def env_for(copy: Path) -> dict:
     env["PYTHONPATH"] = str(copy / "src")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     env.pop("NEURIPS26_ROOT", None)
+    env["DVC_NO_ANALYTICS"] = "1"
     return env
 
 

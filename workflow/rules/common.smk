@@ -40,7 +40,7 @@ def hydra_files(paper_id):
     return sorted(str(p) for p in Path("config", paper_id).rglob("*.yaml"))
 
 
-def code_files(paper_id, modules=None, exclude=()):
+def code_files(paper_id, *modules, exclude=()):
     """Source files a rule depends on (the named modules of the paper, else all but `exclude`, plus common/), so that
     editing the method re-runs the experiments while restyling a figure re-runs only the figure."""
     package = sorted(Path("src/neurips26/papers", paper_id).glob("*.py"))

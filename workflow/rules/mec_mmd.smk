@@ -66,7 +66,7 @@ rule mec_mmd_table:
         runs=lambda w: expand(
             "results/mec_mmd/runs/{experiment}/seed{seed}.csv", experiment=MEC_MMD_TABLES[w.table], seed=SEEDS
         ),
-        code=code_files("mec_mmd", modules=["tables"]),
+        code=code_files("mec_mmd", "tables"),
     output:
         "results/mec_mmd/tables/{table}.csv",
     wildcard_constraints:
@@ -87,7 +87,7 @@ rule mec_mmd_figure:
     input:
         config="results/mec_mmd/config.yaml",
         table=lambda w: f"results/mec_mmd/tables/{MEC_MMD_FIGURES[w.figure]}.csv",
-        code=code_files("mec_mmd", modules=["figures"]),
+        code=code_files("mec_mmd", "figures"),
     output:
         report(
             "results/mec_mmd/figures/{figure}.png",
@@ -114,7 +114,7 @@ rule mec_mmd_claims:
         config="results/mec_mmd/config.yaml",
         tables=expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES),
         figures=expand("results/mec_mmd/figures/{figure}.png", figure=MEC_MMD_FIGURES),
-        code=code_files("mec_mmd", modules=["paper_claims"]),
+        code=code_files("mec_mmd", "paper_claims"),
     output:
         claims="results/mec_mmd/claims.json",
         metrics="results/mec_mmd/metrics.json",
