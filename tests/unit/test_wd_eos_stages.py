@@ -56,12 +56,15 @@ def test_claims_are_computed_from_the_table():
     assert not verdicts["ntk_stability"] and not verdicts["alignment_drives_transition"]
 
 
-def test_real_data_is_refused_clearly():
-    from neurips26.papers.wd_eos.stages import _check_data
+def test_real_data_is_refused_clearly(tmp_path):
+    from neurips26.common.stage import StageContext
+    from neurips26.papers.wd_eos.stages import STAGES
 
     cfg = compose("wd_eos", ["scale=tiny", "data=real"])
+    ctx = StageContext("wd_eos", cfg, outputs=[tmp_path / "run.csv"], seed=0)
     with pytest.raises(UserError, match="CIFAR-10"):
-        _check_data(cfg)
+        STAGES["run"](ctx)
+    assert not (tmp_path / "run.csv").exists()
 
 
 def test_constant_sharpening_time_is_untested_with_a_reason():

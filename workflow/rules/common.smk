@@ -6,7 +6,7 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from neurips26.common.config import coerce_command_line, validate_run_config
+from neurips26.common.config import coerce_command_line, compose, validate_run_config
 from neurips26.common.errors import UserError
 from neurips26.common.registry import load_papers, selected_papers
 
@@ -34,6 +34,12 @@ def paper_overrides():
     """The run config, as Hydra overrides for the paper's config stage (a change re-runs it, and everything downstream)."""
     seeds = ",".join(str(seed) for seed in SEEDS)
     return f"scale={config['scale']} data={config['data']} device={config['device']} 'seeds=[{seeds}]'"
+
+
+def scale_settings(paper_id):
+    """The paper's Hydra config at the run's scale, composed at parse time: a grid that decides which jobs exist must be
+    known before any rule runs (the stages read the same values from the resolved config)."""
+    return compose(paper_id, [f"scale={config['scale']}"])
 
 
 def hydra_files(paper_id):

@@ -1,10 +1,8 @@
 # kondo_gate: the Kondo gate for the Delightful Policy Gradient (seed abstract 8). One job per testbed x seed (every
 # method and keep rate of that testbed inside: a torch import costs seconds here, see the paper README); tables
 # aggregate over seeds; figures are drawn from tables only; claims are computed from tables.
-from neurips26.common.config import compose as _kondo_gate_compose
-
 # The reversal lengths depend on the scale, so the testbed list is read from the paper's Hydra tree at parse time.
-KONDO_GATE_LENGTHS = [int(n) for n in _kondo_gate_compose("kondo_gate", [f"scale={config['scale']}"]).reversal.lengths]
+KONDO_GATE_LENGTHS = [int(n) for n in scale_settings("kondo_gate").reversal.lengths]
 KONDO_GATE_TASKS = ["mnist"] + [f"reversal_L{n}" for n in KONDO_GATE_LENGTHS]
 # table -> the testbeds whose per-seed runs it aggregates
 KONDO_GATE_TABLES = {"main": KONDO_GATE_TASKS, "curves": KONDO_GATE_TASKS, "bandit": ["bandit"]}

@@ -2,12 +2,10 @@
 # one job writing its trace; traces are concatenated into one table, summarised into tables/main.csv; figures and claims
 # are drawn from tables only.
 #
-# The grid: Snakemake builds the DAG before the config stage runs, so this file reads the grid at parse time straight from
-# the scale file the run config selects (config/wd_eos/scale/<scale>.yaml, key `grid`), the same file Hydra composes for
-# the stages; the point is encoded in the output path and handed back to the run stage as run.* overrides.
-import yaml
-
-WD_EOS_GRID = yaml.safe_load(Path("config/wd_eos/scale", f"{config['scale']}.yaml").read_text())["grid"]
+# The grid: Snakemake builds the DAG before the config stage runs, so it is composed at parse time (scale_settings, the
+# same Hydra tree and scale the stages read); the point is encoded in the output path and handed back to the run stage
+# as run.* overrides.
+WD_EOS_GRID = scale_settings("wd_eos").grid
 WD_EOS_POINTS = [
     f"{arch}_{decay}_eta{eta}_wd{wd}"
     for arch in ("mlp", "cnn")

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pandas as pd
-
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)

@@ -1,7 +1,8 @@
 """Claims: declare a claim with a criterion over measured values; its verdict is computed here, never typed.
 
 A criterion is a small boolean expression over the names in `measured`, for example
-``max_abs_z < 3 and naive_z_at_max_noise > 10``. Only comparisons, and/or/not, arithmetic, abs/min/max and numbers are allowed.
+``max_abs_z < 3 and naive_z_at_max_noise > 10``. Only comparisons, and/or/not, arithmetic, abs/min/max and
+numbers are allowed.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class Claim:
     why_untested: str | None = None
 
     def to_json(self) -> dict:
-        measured = {k: _plain(v) for k, v in self.measured.items()}
+        measured = {k: plain_number(v) for k, v in self.measured.items()}
         holds = None if self.why_untested else evaluate(self.criterion, measured)
         entry = {"id": self.id, "statement": self.statement, "source": self.source, "measured": measured,
                  "criterion": self.criterion, "holds": holds, "evidence": list(self.evidence)}
@@ -84,7 +85,18 @@ class Claim:
         return entry
 
 
-def _plain(value):
+def plain_json(value):
+    """Metrics for JSON: nested dicts/lists kept, every number through plain_number (reproducible, NaN -> null)."""
+    if isinstance(value, dict):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_json(v) for v in value]
+    if isinstance(value, str):
+        return value
+    return plain_number(value)
+
+
+def plain_number(value):
     """NumPy scalars to JSON numbers, rounded to 6 significant digits so reruns give identical files; NaN to null."""
     if isinstance(value, bool) or value is None:
         return value

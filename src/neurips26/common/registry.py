@@ -69,7 +69,8 @@ def selected_papers(requested: list[str], root: Path | None = None) -> list[Pape
     chosen = [get_paper(pid, root) for pid in requested]
     planned = [p.id for p in chosen if not p.implemented]
     if planned:
-        raise UserError(f"config key 'papers': {', '.join(planned)} is planned, not implemented yet (see config/papers.yaml)")
+        raise UserError(f"config key 'papers': {', '.join(planned)} is planned, not implemented yet "
+                        "(see config/papers.yaml)")
     return chosen
 
 

@@ -6,10 +6,14 @@ A paper exposes its stages as ``STAGES: dict[str, Callable[[StageContext], None]
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from omegaconf import DictConfig
+
+from neurips26.common.errors import UserError
 
 
 @dataclass
@@ -32,3 +36,66 @@ class StageContext:
         if self.seed is None:
             raise ValueError("this stage needs --seed N")
         return self.seed
+
+
+Stage = Callable[[StageContext], None]
+
+
+def table_stage(build: Callable) -> Stage:
+    """A stage that concatenates the per-seed run CSVs given as --input and writes build(frame) to --output."""
+
+    def stage(ctx: StageContext) -> None:
+        from neurips26.common.artifacts import read_csvs, write_csv
+
+        if not ctx.inputs:
+            raise UserError("a table stage needs --input with the per-seed run CSVs")
+        write_csv(ctx.output, build(read_csvs(ctx.inputs)))
+
+    return stage
+
+
+def figure_stage(draw: Callable) -> Stage:
+    """A stage that draws one figure from one saved table (never from in-memory state)."""
+
+    def stage(ctx: StageContext) -> None:
+        import pandas as pd
+
+        from neurips26.common.plotting import save_figure
+
+        if len(ctx.inputs) != 1:
+            raise UserError("a figure stage reads exactly one table: give --input TABLE.csv")
+        save_figure(draw(pd.read_csv(ctx.inputs[0])), ctx.output)
+
+    return stage
+
+
+def write_claims_and_metrics(ctx: StageContext, claims: list, metrics: dict) -> None:
+    """The claims stage's two outputs: claims.json (schema-checked verdicts) and metrics.json (for dvc metrics)."""
+    from neurips26.common.artifacts import write_json
+    from neurips26.common.claims import plain_json, write_claims
+
+    if len(ctx.outputs) != 2:
+        raise UserError("the claims stage writes two files: --output claims.json metrics.json")
+    write_claims(ctx.outputs[0], ctx.paper_id, ctx.cfg, claims)
+    write_json(ctx.outputs[1], plain_json(metrics))
+
+
+def require_embedded(ctx: StageContext, real_sources: str) -> None:
+    """Stop with a clear error when `data: real` asks for datasets this paper has not wired yet."""
+    if ctx.cfg.data == "real":
+        raise UserError(f"{ctx.paper_id}: data: real is not wired yet: {real_sources} have no verified sha256 in "
+                        "config/datasets.yaml (see paper_scale there); data: embedded is the supported mode")
+
+
+def prepared_data_dir(ctx: StageContext, dataset: str) -> Path:
+    """The folder the data_prepare rule filled, checked through its provenance.json (the stage's first --input)."""
+    if not ctx.inputs or ctx.inputs[0].name != "provenance.json" or not ctx.inputs[0].is_file():
+        raise UserError(f"{ctx.paper_id}: expected --input data/raw/{dataset}/provenance.json")
+    provenance = json.loads(ctx.inputs[0].read_text())
+    if provenance.get("dataset") != dataset:
+        raise UserError(f"{ctx.inputs[0]}: expected the provenance of dataset {dataset!r}, "
+                        f"got {provenance.get('dataset')!r}")
+    if provenance.get("mode") != ctx.cfg.data:
+        raise UserError(f"{ctx.inputs[0]} was prepared with data: {provenance.get('mode')}, but the config says "
+                        f"data: {ctx.cfg.data}")
+    return ctx.inputs[0].parent

@@ -42,7 +42,8 @@ def claims_table(document: dict) -> str:
 
 def figure_block(path: Path, label: str) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
-    return f'<figure><img alt="{escape(label)}" src="data:image/png;base64,{data}"><figcaption>{escape(label)}</figcaption></figure>'
+    caption = f"<figcaption>{escape(label)}</figcaption>"
+    return f'<figure><img alt="{escape(label)}" src="data:image/png;base64,{data}">{caption}</figure>'
 
 
 def csv_block(path: Path, label: str, max_rows: int = 60) -> str:
