@@ -105,3 +105,34 @@ def test_embedded_files_are_copied_from_the_installed_package_and_verified(tmp_p
     missing = _registry(other, {"package": "no-such-package-x", "files": []})
     with pytest.raises(UserError, match="not installed"):
         prepare(get_dataset("pkg", missing), "embedded", other)
+
+
+MD5 = hashlib.md5(GOOD).hexdigest()
+
+
+def test_a_published_md5_verifies_the_download_and_the_sha256_is_pinned_in_provenance(server, tmp_path):
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [{
+        "id": "toy", "papers": [], "license": "CC0",
+        "real": {"files": [{"name": "good.csv", "url": f"{server}/good.csv", "md5": MD5}]}}]}))
+    fetch_real(get_dataset("toy", registry), tmp_path)
+    pinned = yaml.safe_load((tmp_path / "data/raw/toy/provenance.json").read_text())["files"]["good.csv"]
+    assert pinned["sha256"] == SHA and pinned["md5"] == MD5 and "pinned" in pinned["sha256_source"]
+
+
+def test_a_wrong_md5_keeps_nothing(server, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    with pytest.raises(UserError, match="corrupted: md5"):
+        download(f"{server}/corrupt.csv", data / "raw" / "toy" / "corrupt.csv", md5=MD5)
+    assert list(data.rglob("*")) == []
+
+
+@pytest.mark.parametrize("checksums", [{}, {"sha256": "abc"}, {"md5": "0" * 31}, {"sha256": "0" * 64, "md5": "x"}])
+def test_a_registry_file_without_a_valid_checksum_is_rejected(tmp_path, checksums):
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [{
+        "id": "toy", "papers": [], "license": "CC0",
+        "real": {"files": [{"name": "good.csv", "url": "http://127.0.0.1:9/good.csv", **checksums}]}}]}))
+    with pytest.raises(UserError, match="needs a valid sha256"):
+        get_dataset("toy", registry)
