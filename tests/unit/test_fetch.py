@@ -5,6 +5,7 @@ import http.server
 import threading
 from functools import partial
 
+import numpy as np
 import pytest
 import yaml
 
@@ -136,3 +137,35 @@ def test_a_registry_file_without_a_valid_checksum_is_rejected(tmp_path, checksum
         "real": {"files": [{"name": "good.csv", "url": "http://127.0.0.1:9/good.csv", **checksums}]}}]}))
     with pytest.raises(UserError, match="needs a valid sha256"):
         get_dataset("toy", registry)
+
+
+def test_the_shipped_cifar10_source_goes_through_a_mirror_and_is_md5_checked(server, tmp_path, monkeypatch, repo_root):
+    """data: real for wd_eos end to end, against a local mirror: the shipped entry's md5 rejects a stand-in archive and
+    keeps nothing; with the stand-in's md5 registered, the archive lands and the wd_eos loader reads it."""
+    from omegaconf import OmegaConf
+
+    from neurips26.papers.wd_eos import data as wd_eos_data
+    from tests.unit.test_wd_eos_stages import _cifar_archive
+
+    served = tmp_path / "served" / "cifar10"
+    _cifar_archive(served, [(np.arange(12 * 3072, dtype=np.uint8).reshape(12, 3072) % 251, np.arange(12) % 10)])
+    mirror = server  # the fixture serves tmp_path/served
+    monkeypatch.setenv("NEURIPS26_DATA_MIRROR", mirror)
+    root = tmp_path / "repo"
+    (root / "data").mkdir(parents=True)
+    with pytest.raises(UserError, match="corrupted: md5"):
+        fetch_real(get_dataset("cifar10", repo_root / "config" / "datasets.yaml"), root)
+    assert list((root / "data").rglob("*")) == []
+
+    entry = yaml.safe_load((repo_root / "config" / "datasets.yaml").read_text())
+    cifar = next(d for d in entry["datasets"] if d["id"] == "cifar10")
+    archive = served / "cifar-10-python.tar.gz"
+    cifar["real"]["files"][0]["md5"] = hashlib.md5(archive.read_bytes()).hexdigest()
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [cifar]}))
+    fetch_real(get_dataset("cifar10", registry), root)
+    provenance = yaml.safe_load((root / "data/raw/cifar10/provenance.json").read_text())
+    assert provenance["files"]["cifar-10-python.tar.gz"]["url"] == f"{mirror}/cifar10/cifar-10-python.tar.gz"
+    cfg = OmegaConf.create({"data": "real", "cifar10": {"n_train": 8}, "probe_size": 4})
+    split = wd_eos_data.load_split(root / "data/raw/cifar10", cfg)
+    assert split.x_train.shape == (8, 3072) and split.shape == (3, 32, 32)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +66,16 @@ def get_dataset(dataset_id: str, path: Path | None = None) -> Dataset:
     return datasets[dataset_id]
 
 
+MIRROR_VARIABLE = "NEURIPS26_DATA_MIRROR"
+
+
+def source_url(dataset: Dataset, f: RealFile) -> str:
+    """The file's public URL, or <mirror>/<dataset id>/<file name> when NEURIPS26_DATA_MIRROR is set (a site mirror, a
+    login-node server for compute nodes without internet, or a local server in tests). Checksums are verified either way."""
+    mirror = os.environ.get(MIRROR_VARIABLE, "").rstrip("/")
+    return f"{mirror}/{dataset.id}/{f.name}" if mirror else f.url
+
+
 def fetch_real(dataset: Dataset, root: Path) -> list[Path]:
     """Download every file of a dataset's real source into data/raw/<id>/ (skipping files already verified)."""
     if not dataset.real:
@@ -72,12 +83,13 @@ def fetch_real(dataset: Dataset, root: Path) -> list[Path]:
     paths, files = [], {}
     for f in dataset.real:
         dest = dataset.raw_dir(root) / f.name
+        url = source_url(dataset, f)
         if dest.is_file():
             verify_checksums(dest, f.sha256, f.md5)
         else:
-            download(f.url, dest, f.sha256, f.md5)
+            download(url, dest, f.sha256, f.md5)
         paths.append(dest)
-        files[f.name] = {"url": f.url, "sha256": f.sha256 or sha256_of(dest), "sha256_source":
+        files[f.name] = {"url": url, "sha256": f.sha256 or sha256_of(dest), "sha256_source":
                          "config/datasets.yaml" if f.sha256 else "pinned on first fetch (md5-verified)", "md5": f.md5}
     write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="real", files=files)
     return paths
