@@ -105,3 +105,34 @@ def test_embedded_files_are_copied_from_the_installed_package_and_verified(tmp_p
     missing = _registry(other, {"package": "no-such-package-x", "files": []})
     with pytest.raises(UserError, match="not installed"):
         prepare(get_dataset("pkg", missing), "embedded", other)
+
+
+MD5 = hashlib.md5(GOOD).hexdigest()
+
+
+def test_an_md5_only_source_is_verified_and_its_sha256_recorded(server, tmp_path):
+    """CIFAR's maintainers publish md5 sums only: the download is checked against the md5, provenance gets the sha256."""
+    download(f"{server}/good.csv", tmp_path / "data" / "a" / "good.csv", None, md5=MD5)
+    with pytest.raises(UserError, match="corrupted: md5"):
+        download(f"{server}/corrupt.csv", tmp_path / "data" / "b" / "corrupt.csv", None, md5=MD5)
+    assert not (tmp_path / "data" / "b").exists()
+    with pytest.raises(UserError, match="no checksum"):
+        download(f"{server}/good.csv", tmp_path / "data" / "c" / "good.csv", None)
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [{
+        "id": "toy", "papers": ["prequential_mdl"], "license": "CC0",
+        "real": {"files": [{"name": "good.csv", "url": f"{server}/good.csv", "md5": MD5}]}}]}))
+    fetch_real(get_dataset("toy", registry), tmp_path)
+    provenance = yaml.safe_load((tmp_path / "data/raw/toy/provenance.json").read_text())
+    assert provenance["files"]["good.csv"] == {"url": f"{server}/good.csv", "sha256": SHA, "md5": MD5}
+    (tmp_path / "data/raw/toy/good.csv").write_bytes(GOOD[:-1] + b"!")  # corrupted on disk: caught on the next fetch
+    with pytest.raises(UserError, match="corrupted: md5"):
+        fetch_real(get_dataset("toy", registry), tmp_path)
+
+
+def test_a_registry_entry_needs_a_valid_sha256_or_md5(tmp_path):
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [{
+        "id": "toy", "real": {"files": [{"name": "a", "url": "http://127.0.0.1/a", "md5": "abc"}]}}]}))
+    with pytest.raises(UserError, match="no valid sha256"):
+        get_dataset("toy", registry)

@@ -93,5 +93,38 @@ def test_run_stage_rejects_a_noise_level_outside_the_sweep(tmp_path):
                  "run.task=c10proxy", "run.noise=0.33"])
     assert code == 2 and not (tmp_path / "r.csv").exists()
     code = main(["prequential_mdl", "run", "--seed", "0", "--output", str(tmp_path / "r.csv"), "scale=tiny",
-                 "data=real", "run.task=c10proxy", "run.noise=0.2"])
-    assert code == 2
+                 "run.task=cifar", "run.noise=0.2"])
+    assert code == 2 and not (tmp_path / "r.csv").exists()
+
+
+def _cifar_archive(path, which, n_train, n_test):
+    """A miniature archive in the official layout: pickled dicts of uint8 rows (3 x 32 x 32, plane by plane)."""
+    import io
+    import pickle
+    import tarfile
+
+    spec, rng = data.CIFAR[which], np.random.default_rng(0)
+    with tarfile.open(path, "w:gz") as archive:
+        for split, count in (("train", n_train), ("test", n_test)):
+            for member in spec[split]:
+                rows = rng.integers(0, 256, (count, 3072), dtype=np.uint8)
+                rows[:, :1024] = 255  # the red plane saturated: pooled red inputs must be exactly 1
+                blob = pickle.dumps({b"data": rows, spec["label"]: list(np.arange(count) % spec["classes"])})
+                info = tarfile.TarInfo(member)
+                info.size = len(blob)
+                archive.addfile(info, io.BytesIO(blob))
+
+
+@pytest.mark.parametrize(("which", "members"), [("cifar10", 5), ("cifar100", 1)])
+def test_cifar_archives_are_read_in_the_official_layout(tmp_path, which, members):
+    _cifar_archive(tmp_path / data.CIFAR[which]["archive"], which, 8, 6)
+    tr_x, tr_y, te_x, te_y = data.load_cifar(tmp_path, which)
+    assert tr_x.shape == (8 * members, 3, 32, 32) and te_x.shape == (6, 3, 32, 32) and tr_y.dtype == np.int64
+    task = data.cifar_task(tmp_path, which, 8, 4, 2, seed=0)
+    assert task.x_train.shape == (8, 3 * 16 * 16) and task.classes == data.CIFAR[which]["classes"]
+    np.testing.assert_allclose(task.x_train[:, :256], 1.0)
+    (tmp_path / data.CIFAR[which]["archive"]).write_bytes(b"not a tarball")
+    with pytest.raises(UserError, match="not a readable"):
+        data.load_cifar(tmp_path, which)
+    with pytest.raises(UserError, match="data=real"):
+        data.load_cifar(tmp_path / "empty", which)

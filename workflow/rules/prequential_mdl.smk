@@ -7,7 +7,9 @@
 PREQ_SETTINGS = scale_settings("prequential_mdl")
 PREQ_TASKS = list(PREQ_SETTINGS.tasks)
 PREQ_NOISES = [str(float(p)) for p in PREQ_SETTINGS.sweep.label_noise]
-PREQ_DATA = {task: f"data/raw/{PREQ_SETTINGS.tasks[task].dataset}/provenance.json" for task in PREQ_TASKS}
+# data: embedded reads the stand-ins (Fashion-MNIST, MNIST pairs); data: real reads CIFAR-10/100 (md5-checked archives)
+PREQ_DATA_KEY = "real_dataset" if config["data"] == "real" else "dataset"
+PREQ_DATA = {task: f"data/raw/{PREQ_SETTINGS.tasks[task][PREQ_DATA_KEY]}/provenance.json" for task in PREQ_TASKS}
 PREQ_RUNS = expand("results/prequential_mdl/runs/{task}/noise{noise}/seed{seed}.csv", task=PREQ_TASKS,
                    noise=PREQ_NOISES, seed=SEEDS)
 # figure -> the table it is drawn from

@@ -10,15 +10,18 @@ import yaml
 
 from neurips26.common.artifacts import atomic_path, write_json
 from neurips26.common.errors import UserError
-from neurips26.common.fetch import download, verify_sha256
+from neurips26.common.fetch import download, sha256_of, verify_checksum, verify_sha256
 from neurips26.common.registry import repo_root
 
 
 @dataclass(frozen=True)
 class RealFile:
+    """A public file; sha256, or md5 where the maintainers publish only that (the sha256 then goes to provenance)."""
+
     name: str
     url: str
-    sha256: str
+    sha256: str = ""
+    md5: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,9 @@ def load_datasets(path: Path | None = None) -> dict[str, Dataset]:
     for entry in entries:
         real = [RealFile(**f) for f in entry.get("real", {}).get("files", [])]
         for f in real:
-            if len(f.sha256) != 64:
-                raise UserError(f"{path}: dataset {entry['id']!r} file {f.name!r} has no valid sha256")
+            if len(f.sha256) != 64 and not (len(f.md5) == 32 and not f.sha256):
+                raise UserError(f"{path}: dataset {entry['id']!r} file {f.name!r} has no valid sha256 (64 hex digits) "
+                                "or, where the maintainers publish only that, md5 (32 hex digits)")
         datasets[entry["id"]] = Dataset(entry["id"], entry.get("papers", []), entry.get("license", "unknown"),
                                         entry.get("embedded", {}), real)
     return datasets
@@ -62,12 +66,13 @@ def fetch_real(dataset: Dataset, root: Path) -> list[Path]:
     for f in dataset.real:
         dest = dataset.raw_dir(root) / f.name
         if dest.is_file():
-            verify_sha256(dest, f.sha256)
+            verify_checksum(dest, f.sha256 or None, f.md5 or None)
         else:
-            download(f.url, dest, f.sha256)
+            download(f.url, dest, f.sha256 or None, md5=f.md5 or None)
         paths.append(dest)
-    write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="real",
-                     files={f.name: {"url": f.url, "sha256": f.sha256} for f in dataset.real})
+    files = {f.name: {"url": f.url, "sha256": f.sha256 or sha256_of(p), **({"md5": f.md5} if f.md5 else {})}
+             for f, p in zip(dataset.real, paths)}
+    write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="real", files=files)
     return paths
 
 

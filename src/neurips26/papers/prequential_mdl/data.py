@@ -8,6 +8,8 @@ runs of one seed differ only in what the sweep changes.
 
 from __future__ import annotations
 
+import pickle
+import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +22,14 @@ from neurips26.common.idx import read_idx
 FASHION = {"train_images": "train-images-idx3-ubyte.gz", "train_labels": "train-labels-idx1-ubyte.gz",
            "test_images": "t10k-images-idx3-ubyte.gz", "test_labels": "t10k-labels-idx1-ubyte.gz"}
 MNIST_5K = "mnist_5k.csv.gz"
+# data: real (paper scale): the official CIFAR python archives, read straight from the tar.gz (never extracted)
+CIFAR = {
+    "cifar10": {"archive": "cifar-10-python.tar.gz", "label": b"labels", "classes": 10,
+                "train": [f"cifar-10-batches-py/data_batch_{i}" for i in range(1, 6)],
+                "test": ["cifar-10-batches-py/test_batch"]},
+    "cifar100": {"archive": "cifar-100-python.tar.gz", "label": b"fine_labels", "classes": 100,
+                 "train": ["cifar-100-python/train"], "test": ["cifar-100-python/test"]},
+}
 STREAMS = {"data": 1, "noise": 2, "test_noise": 3}
 
 
@@ -127,9 +137,47 @@ def pairs_task(folder: Path, n_train: int, n_test: int, test_pool: int, pool: in
     return with_noise_draws(x_tr, y_tr, x_te, y_te, 100, seed)
 
 
+def load_cifar(folder: Path, which: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Train and test images (N x 3 x 32 x 32 uint8) and labels from the official python archive."""
+    spec = CIFAR[which]
+    path = folder / spec["archive"]
+    if not path.is_file():
+        raise UserError(f"{path} is missing; run the data_prepare rule with data: real (snakemake "
+                        f"data/raw/{which}/provenance.json --config data=real)")
+    parts = {}
+    try:
+        with tarfile.open(path, "r:gz") as archive:
+            for split in ("train", "test"):
+                batches = [pickle.load(archive.extractfile(m), encoding="bytes") for m in spec[split]]
+                images = np.concatenate([b[b"data"] for b in batches]).reshape(-1, 3, 32, 32)
+                parts[split] = images, np.concatenate([b[spec["label"]] for b in batches]).astype(np.int64)
+    except (tarfile.TarError, KeyError, OSError, pickle.UnpicklingError, ValueError) as exc:
+        raise UserError(f"{path}: not a readable {which} python archive ({exc})") from None
+    return (*parts["train"], *parts["test"])
+
+
+def cifar_task(folder: Path, which: str, n_train: int, n_test: int, pool: int, seed: int) -> Task:
+    """A seeded subsample of the CIFAR training and test images, each colour plane average-pooled by `pool`."""
+    tr_x, tr_y, te_x, te_y = load_cifar(folder, which)
+    if n_train > len(tr_y) or n_test > len(te_y):
+        raise UserError(f"{which} has {len(tr_y)} training and {len(te_y)} test images; asked for {n_train} and {n_test}")
+    r = rng(seed, "data")
+    tr, te = r.permutation(len(tr_y))[:n_train], r.permutation(len(te_y))[:n_test]
+    flat = lambda im: pool_images(im.reshape(-1, 32, 32), pool).reshape(len(im), -1)  # noqa: E731
+    return with_noise_draws(flat(tr_x[tr]), tr_y[tr], flat(te_x[te]), te_y[te], CIFAR[which]["classes"], seed)
+
+
+def dataset_of(cfg, name: str) -> str:
+    """The dataset a task slot reads: the embedded stand-in, or with data: real the CIFAR set it stands in for."""
+    spec = cfg.tasks[name]
+    return str(spec.real_dataset if cfg.data == "real" else spec.dataset)
+
+
 def load_task(name: str, cfg, folder: Path, seed: int) -> Task:
     spec = cfg.tasks[name]
     n_max = max(int(n) for n in cfg.sweep.n)
+    if cfg.data == "real":
+        return cifar_task(folder, str(spec.real_dataset), n_max, int(cfg.n_test), int(cfg.pool), seed)
     if name == "c10proxy":
         return fashion_task(folder, n_max, int(cfg.n_test), int(cfg.pool), seed)
     if name == "c100proxy":

@@ -15,16 +15,14 @@ from neurips26.common.stage import (
     StageContext,
     figure_stage,
     prepared_data_dir,
-    require_embedded,
     table_stage,
     write_claims_and_metrics,
 )
-from neurips26.papers.prequential_mdl import experiments, figures, paper_claims, tables
+from neurips26.papers.prequential_mdl import data, experiments, figures, paper_claims, tables
 
 
 def run(ctx: StageContext) -> None:
     """--input data/raw/<dataset>/provenance.json --output runs/<task>/noise<p>/seed<N>.csv; run.task, run.noise."""
-    require_embedded(ctx, "CIFAR-10 and CIFAR-100 (the maintainers publish md5 sums only)")
     task, noise = ctx.cfg.run.task, ctx.cfg.run.noise
     if task not in ctx.cfg.tasks:
         raise UserError(f"run.task: {task!r} is not one of {', '.join(ctx.cfg.tasks)}")
@@ -35,7 +33,7 @@ def run(ctx: StageContext) -> None:
 
     torch.use_deterministic_algorithms(True, warn_only=True)
     seed_everything(seed)
-    folder = prepared_data_dir(ctx, str(ctx.cfg.tasks[task].dataset))
+    folder = prepared_data_dir(ctx, data.dataset_of(ctx.cfg, str(task)))
     write_csv(ctx.output, experiments.run_group(ctx.cfg, str(task), float(noise), seed, folder,
                                                 resolve_device(str(ctx.cfg.device))))
 
