@@ -23,13 +23,14 @@ def regret_vs_testerr(runs: pd.DataFrame, task: str):
     for marker, (width, group) in zip(MARKERS, part.groupby("width")):
         kwargs = {"c": group.noise, "cmap": "viridis", "norm": norm, "marker": marker, "s": group.n.map(sizes),
                   "alpha": 0.8, "edgecolors": "none"}
-        left.scatter(group.regret_per_example, group.test_err, label=f"width {width}", **kwargs)
+        left.scatter(group.regret_per_example, group.test_err, **kwargs)
+        left.scatter([], [], marker=marker, color="grey", s=14, label=f"width {width}")  # legend entry without a colour
         mappable = right.scatter(group.test_err, group.bound, **kwargs)
     r = np.corrcoef(part.regret_per_example, part.test_err)[0, 1] if len(part) > 1 else np.nan
     left.set_title(f"{TASK_NAMES.get(task, task)}\nPearson r = {r:.3f} ({len(part)} runs)", fontsize=8)
     left.set_xlabel("prequential regret (L_preq - L_fin) / n  [bits / example]")
     left.set_ylabel("test error (labels with the training noise)")
-    left.legend(fontsize=6, loc="lower right")
+    left.legend(fontsize=6, loc="best")
     top = max(1.05, float(part.bound.max()) * 1.02)
     right.plot([0, top], [0, top], color="black", lw=0.8, label="bound = test error")
     right.axhline(1.0, color="tab:red", lw=0.8, ls="--", label="vacuous above")
@@ -59,6 +60,7 @@ def measure_correlations(table: pd.DataFrame, target: str = "test_err"):
         ax.set_title(TASK_NAMES.get(task, task), fontsize=8)
         ax.set_xlabel(f"correlation with {target}")
     axes[0].legend(fontsize=6, loc="lower left")
+    fig.subplots_adjust(wspace=0.55)  # room for the second panel's measure names
     return fig
 
 
