@@ -10,12 +10,13 @@ import pandas as pd
 import torch
 from tqdm import tqdm
 
+from neurips26.common.errors import UserError
 from neurips26.papers.prequential_mdl import baselines, data, method
 
 
 def _optimizer(cfg, model):
     if cfg.train.optimizer != "adam":
-        raise ValueError(f"train.optimizer: {cfg.train.optimizer!r} is not supported (adam)")
+        raise UserError(f"config key train.optimizer: {cfg.train.optimizer!r} is not supported; use adam")
     return method.Adam(model.parameters(), lr=float(cfg.train.lr))
 
 
