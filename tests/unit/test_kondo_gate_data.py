@@ -9,7 +9,8 @@ import torch
 from omegaconf import OmegaConf
 
 from neurips26.common.errors import UserError
-from neurips26.papers.kondo_gate.data import load_mnist, read_idx
+from neurips26.common.idx import read_idx
+from neurips26.papers.kondo_gate.data import load_mnist
 from neurips26.papers.kondo_gate.tables import table_main
 from neurips26.papers.kondo_gate.tasks import ReversalTask
 from neurips26.papers.kondo_gate.training import Spec, specs, train

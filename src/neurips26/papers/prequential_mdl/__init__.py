@@ -1,0 +1,1 @@
+"""Prequential regret as an MDL generalization signal (seed abstract 12)."""

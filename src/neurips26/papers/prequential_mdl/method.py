@@ -1,0 +1,119 @@
+"""The method: train while reading off the prequential code, then the regret and the PAC-MDL / Occam bound.
+
+Prequential code (first epoch): the training set is cut, in a random order, into minibatches B_1..B_K; batch B_k is
+scored with theta_{k-1} (the forward pass that yields its gradient precedes the optimizer step), so every label is
+encoded by a model that has never seen it:
+    L_preq = sum_k sum_{i in B_k} -log2 p_{theta_{k-1}}(y_i | x_i)
+Training then continues (later epochs add nothing to L_preq) until the training labels are interpolated or a maximum
+number of epochs; L_fin = sum_i -log2 p_{theta_T}(y_i | x_i) and the realised regret R = L_preq - L_fin.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+LN2 = math.log(2.0)
+
+
+def mlp(inputs: int, width: int, classes: int, depth: int = 1) -> nn.Sequential:
+    layers, size = [], inputs
+    for _ in range(depth):
+        layers += [nn.Linear(size, width), nn.ReLU()]
+        size = width
+    return nn.Sequential(*layers, nn.Linear(size, classes))
+
+
+def code_length_bits(logits: torch.Tensor, labels: torch.Tensor) -> float:
+    """sum_i -log2 softmax(logits_i)[y_i]: the bits an arithmetic coder needs for the labels under the model."""
+    return float(F.cross_entropy(logits, labels, reduction="sum")) / LN2
+
+
+class Adam:
+    """Adam (Kingma & Ba) with foreach kernels. Written out because torch.optim's first use imports torch._dynamo,
+    which costs seconds in every job; a unit test checks it step for step against torch.optim.Adam."""
+
+    def __init__(self, params, lr: float, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
+        self.params = [p for p in params if p.requires_grad]
+        self.lr, (self.beta1, self.beta2), self.eps, self.t = lr, betas, eps, 0
+        self.m = [torch.zeros_like(p) for p in self.params]
+        self.v = [torch.zeros_like(p) for p in self.params]
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for p in self.params:
+            p.grad = None
+
+    @torch.no_grad()
+    def step(self) -> None:
+        self.t += 1
+        grads = [p.grad for p in self.params]
+        torch._foreach_lerp_(self.m, grads, 1 - self.beta1)
+        torch._foreach_mul_(self.v, self.beta2)
+        torch._foreach_addcmul_(self.v, grads, grads, value=1 - self.beta2)
+        denom = torch._foreach_sqrt(self.v)
+        torch._foreach_div_(denom, math.sqrt(1 - self.beta2 ** self.t))
+        torch._foreach_add_(denom, self.eps)
+        torch._foreach_addcdiv_(self.params, self.m, denom, value=-self.lr / (1 - self.beta1 ** self.t))
+
+
+@dataclass
+class Trajectory:
+    preq_bits: float      # L_preq, the first-epoch prequential code length
+    sotl: float           # sum over epochs of the mean minibatch loss (nats)
+    epochs: int
+    steps: int
+    interpolated: bool
+
+
+def train_prequential(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer,
+                      batch: int, max_epochs: int, stop_accuracy: float, first_order: torch.Tensor,
+                      generator: torch.Generator) -> Trajectory:
+    """Minibatch training that scores every first-epoch batch before its update; stops at `stop_accuracy` training
+    accuracy (checked after each epoch) or after `max_epochs`. Later epochs reshuffle with `generator`."""
+    n = len(y)
+    preq = torch.zeros((), dtype=torch.float64, device=x.device)
+    sotl, steps, epoch, interpolated = 0.0, 0, 0, False
+    for epoch in range(1, max_epochs + 1):
+        order = first_order if epoch == 1 else torch.randperm(n, generator=generator).to(x.device)
+        epoch_loss = torch.zeros((), dtype=torch.float64, device=x.device)
+        batches = 0
+        for start in range(0, n, batch):
+            idx = order[start:start + batch]
+            loss_sum = F.cross_entropy(model(x[idx]), y[idx], reduction="sum")
+            if epoch == 1:
+                preq += loss_sum.detach()  # theta_{k-1}: the optimizer has not yet seen this batch
+            optimizer.zero_grad(set_to_none=True)
+            (loss_sum / len(idx)).backward()
+            optimizer.step()
+            epoch_loss += loss_sum.detach() / len(idx)
+            batches += 1
+            steps += 1
+        sotl += float(epoch_loss) / batches
+        if accuracy(model, x, y) >= stop_accuracy:
+            interpolated = True
+            break
+    return Trajectory(float(preq) / LN2, sotl, epoch, steps, interpolated)
+
+
+@torch.no_grad()
+def accuracy(model: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float:
+    return float((model(x).argmax(dim=1) == y).double().mean())
+
+
+def regret(preq_bits: float, final_bits: float) -> float:
+    """The realised prequential regret R = L_preq - L_fin (bits)."""
+    return preq_bits - final_bits
+
+
+def pac_mdl_bound(train_err: float, regret_bits: float, n: int, delta: float) -> float:
+    """Occam / PAC-MDL bound with the regret as the description length:
+    err <= err_train + sqrt((R ln 2 + ln(1/delta)) / (2n)). A negative realised R (the final model coding its own
+    training labels worse than the online code) is clipped at 0: a description length is never negative."""
+    if n <= 0 or not 0 < delta < 1:
+        raise ValueError(f"need n > 0 and 0 < delta < 1, got n={n}, delta={delta}")
+    return train_err + math.sqrt((max(regret_bits, 0.0) * LN2 + math.log(1.0 / delta)) / (2 * n))
+

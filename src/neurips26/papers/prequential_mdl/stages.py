@@ -1,0 +1,63 @@
+"""The stages the Snakemake rules call (`python -m neurips26 prequential_mdl <stage> ...`): runs, tables, figures,
+claims."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from neurips26.common.artifacts import write_csv
+from neurips26.common.device import resolve_device
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything
+from neurips26.common.stage import (
+    StageContext,
+    figure_stage,
+    prepared_data_dir,
+    table_stage,
+    write_claims_and_metrics,
+)
+from neurips26.papers.prequential_mdl import data, experiments, figures, paper_claims, tables
+
+
+def run(ctx: StageContext) -> None:
+    """--input data/raw/<dataset>/provenance.json --output runs/<task>/noise<p>/seed<N>.csv; run.task, run.noise."""
+    task, noise = ctx.cfg.run.task, ctx.cfg.run.noise
+    if task not in ctx.cfg.tasks:
+        raise UserError(f"run.task: {task!r} is not one of {', '.join(ctx.cfg.tasks)}")
+    if noise is None or float(noise) not in [float(p) for p in ctx.cfg.sweep.label_noise]:
+        raise UserError(f"run.noise: {noise!r} is not a label-noise level of the sweep {list(ctx.cfg.sweep.label_noise)}")
+    seed = ctx.require_seed()
+    import torch
+
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    seed_everything(seed)
+    folder = prepared_data_dir(ctx, data.dataset_of(ctx.cfg, str(task)))
+    write_csv(ctx.output, experiments.run_group(ctx.cfg, str(task), float(noise), seed, folder,
+                                                resolve_device(str(ctx.cfg.device))))
+
+
+def _from_runs(build: Callable) -> Callable[[StageContext], None]:
+    def stage(ctx: StageContext) -> None:
+        if len(ctx.inputs) != 1:
+            raise UserError(f"stage {ctx.paper_id} tables read one table: --input tables/runs.csv")
+        write_csv(ctx.output, build(pd.read_csv(ctx.inputs[0]), ctx.cfg))
+
+    return stage
+
+
+def claims(ctx: StageContext) -> None:
+    if len(ctx.inputs) != 2:
+        raise UserError("claims needs --input tables/correlations.csv tables/bound.csv")
+    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]), ctx.cfg))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "run": run,
+    "table_runs": table_stage(tables.table_runs),
+    "table_correlations": _from_runs(tables.table_correlations),
+    "table_bound": _from_runs(lambda runs, cfg: tables.table_bound(runs)),
+    **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
+    "claims": claims,
+}
