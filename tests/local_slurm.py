@@ -33,7 +33,8 @@ DAEMONS = ["munged", "slurmctld", "slurmd"]  # start order; stopped in reverse
 FAKE_GPUS = 8
 # Slurm marks a node invalid when it has fewer CPUs or less memory than configured; config_overrides lets the node declare
 # more, so that the tiny test jobs (seconds each, mostly Python start-up) overlap on a 2-core machine.
-MIN_CPUS = 8
+MIN_CPUS = 16
+SECOND_PARTITION = "batch"  # a non-default partition, so a test can check that the user's choice reaches sbatch
 MIN_MEMORY_MB = 64000
 
 
@@ -147,6 +148,7 @@ class LocalSlurm:
             f"NodeName={host} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={_node_memory_mb()} Gres=gpu:{FAKE_GPUS}"
             " State=UNKNOWN",
             "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP",
+            f"PartitionName={SECOND_PARTITION} Nodes=ALL Default=NO MaxTime=INFINITE State=UP",  # chosen by name only
             "",
         ]))
         # Slurm drops a GPU without a device file; each fake GPU is a link to /dev/null (no cgroups here, nothing opens it)
