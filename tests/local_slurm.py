@@ -187,9 +187,9 @@ class LocalSlurm:
         pids = {}
         try:
             for name, command in self._commands().items():
-                log = open(self.dir / f"{name}.out", "w")
-                pids[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env(),
-                                              start_new_session=True).pid
+                with open(self.dir / f"{name}.out", "w") as log:
+                    pids[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env(),
+                                                  start_new_session=True).pid
                 self.pidfile.write_text(json.dumps(pids))
                 if name == "munged":
                     self._wait_for(lambda: (self.dir / "munge" / "munge.socket").exists(), timeout, "munged")
@@ -250,11 +250,6 @@ class LocalSlurm:
                 fields[key] = value
             records.append(fields)
         return records
-
-    def job_details(self, job_id: str) -> str:
-        """scontrol's full record of a job the controller still remembers (MinJobAge after it ended)."""
-        return subprocess.run(["scontrol", "show", "job", job_id], env=self.env(), capture_output=True, text=True,
-                              timeout=30).stdout
 
     def logs(self) -> str:
         parts = []
