@@ -3,6 +3,7 @@
 # make lint      ruff + snakemake --lint + the dvc.yaml sync check
 # make dvc-yaml  regenerate dvc.yaml from config/papers.yaml
 # make lock      re-pin requirements.lock from the current .venv (after changing pyproject.toml)
+# make install-slurm  add the SLURM executor plugin (requirements-slurm.lock) for profiles/slurm and tests/cluster
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
