@@ -3,13 +3,15 @@ with flowio (the FCS layer flowkit itself exports through), both with clear erro
 
 Reading policy (see README): a data offset off by exactly one byte, a common vendor bug (Miltenyi MACSQuant), is
 tolerated when `tolerate_off_by_one` (flowio then warns); any other inconsistency is an error naming the file. A file with
-several data sets gives one sample per data set. Time channels are dropped; scatter and fluorescence channels are kept,
-named by their harmonised marker ($PnS, else $PnN), and transformed alike.
+several data sets gives one sample per data set. A spill keyword without its matrix values means no matrix. Time
+channels are dropped; scatter and fluorescence channels are kept, named by their harmonised marker ($PnS, else $PnN),
+and transformed alike.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +77,20 @@ def _unique(names: list[str]) -> list[str]:
     return out
 
 
+def _spill(metadata: dict, where: str) -> str | None:
+    """The file's spill matrix keyword, or None. A keyword that names its n channels but carries no n x n values (seen
+    in Miltenyi MACSQuant files) means no matrix: the data are used uncompensated, with a warning in the log."""
+    text = metadata.get("spill") or metadata.get("spillover")
+    if not text:
+        return None
+    fields = [f for f in str(text).split(",") if f.strip()]
+    n = int(fields[0]) if fields and fields[0].strip().isdigit() else -1
+    if n > 0 and len(fields) == 1 + n:
+        print(f"warning: {where}: the spill keyword lists {n} channels but no matrix; left uncompensated", file=sys.stderr)
+        return None
+    return text
+
+
 def read_fcs(path: str | Path, transform_spec, tolerate_off_by_one: bool = True) -> list[FcsData]:
     """Every data set of an FCS file as compensated, transformed events; UserError naming the file when unreadable."""
     import flowkit as fk
@@ -94,7 +110,7 @@ def read_fcs(path: str | Path, transform_spec, tolerate_off_by_one: bool = True)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 sample = fk.Sample(flow_data)
-                spill = sample.metadata.get("spill") or sample.metadata.get("spillover")
+                spill = _spill(sample.metadata, where)
                 if spill:
                     sample.apply_compensation(spill)
                 sample.apply_transform(transform, include_scatter=True)

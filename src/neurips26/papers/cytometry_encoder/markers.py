@@ -9,8 +9,8 @@ name's characters (hashed character n-grams), not looked up in a vocabulary.
 
 from __future__ import annotations
 
+import hashlib
 import re
-import zlib
 
 import numpy as np
 
@@ -70,17 +70,19 @@ def name_embedding(name: str, dim: int = 128, ngrams: tuple[int, ...] = (2, 3), 
     `whole_slots` signed hashes of the whole name.
 
     Names sharing n-grams (CD45RA, CD45RO) get nearby vectors; the whole-name part keeps near-identical spellings of
-    different markers (CD13, CD14) apart; any name, seen or not, gets one. crc32 is stable across processes and machines
-    (Python's hash() is salted per process).
+    different markers (CD13, CD14) apart; any name, seen or not, gets one. blake2b is stable across processes and
+    machines (Python's hash() is salted per process); crc32 would not do: it is affine in its input, so two names
+    differing in the same bytes collide with correlated signs in every slot.
     """
     key = KEY(name)
     text = f"^{key}$"
     vector = np.zeros(dim, dtype=np.float64)
-    features = [(f"{n}:{text[i:i + n]}", 1.0) for n in ngrams for i in range(len(text) - n + 1)]
-    features += [(f"whole{j}:{key}", whole_weight) for j in range(whole_slots)]
-    for feature, weight in features:
-        h = zlib.crc32(feature.encode())
-        vector[h % dim] += weight if (h >> 16) & 1 else -weight
+    half = dim // 2  # n-grams hash into the first half, the whole name into the second: their collisions cannot mix
+    features = [(f"{n}:{text[i:i + n]}", 1.0, 0) for n in ngrams for i in range(len(text) - n + 1)]
+    features += [(f"whole{j}:{key}", whole_weight, half) for j in range(whole_slots)]
+    for feature, weight, offset in features:
+        h = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+        vector[offset + h % half] += weight if (h >> 16) & 1 else -weight
     norm = np.linalg.norm(vector)
     return (vector / norm if norm > 0 else vector).astype(np.float32)
 
