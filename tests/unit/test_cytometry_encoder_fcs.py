@@ -135,3 +135,23 @@ def test_a_checksum_mismatch_and_an_empty_manifest_are_clear_errors(tmp_path):
     write_manifest(tmp_path / "manifest.yaml", [])
     with pytest.raises(UserError, match="lists no public studies"):
         ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+
+
+def test_real_path_fetches_verifies_and_ingests(tmp_path):
+    """The data: real path end to end without a network: file:// URLs, sha256 checked, then the same ingest."""
+    from neurips26.common.fetch import sha256_of
+    from neurips26.papers.cytometry_encoder.manifest import fetch_studies
+
+    source = tmp_path / "remote"
+    write_sample(source / "x.fcs", np.random.default_rng(4))
+    entry = {"path": "x.fcs", "sample": "x", "url": (source / "x.fcs").as_uri(), "sha256": sha256_of(source / "x.fcs")}
+    write_manifest(tmp_path / "m.yaml", [{"id": "FR-FCM-TEST", "license": "CC0", "files": [entry]},
+                                         {"id": "PRIVATE", "access": "credentialed", "files": [entry]}])
+    provenance = fetch_studies(tmp_path / "m.yaml", tmp_path / "raw")
+    assert provenance["studies"]["FR-FCM-TEST"]["files"] == 1 and provenance["skipped"] == {"PRIVATE": "credentialed"}
+    ingest(tmp_path / "m.yaml", tmp_path / "raw", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+    assert (tmp_path / "out" / "FR-FCM-TEST.h5ad").is_file() and not (tmp_path / "out" / "PRIVATE.h5ad").exists()
+    write_manifest(tmp_path / "m.yaml", [{"id": "BAD", "files": [{**entry, "sha256": "1" * 64}]}])
+    with pytest.raises(UserError, match="corrupted"):
+        fetch_studies(tmp_path / "m.yaml", tmp_path / "raw2")
+    assert not (tmp_path / "raw2").exists()

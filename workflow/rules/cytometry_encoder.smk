@@ -23,11 +23,12 @@ EXTRA_OUTPUTS["cytometry_encoder"] = sorted({p for paths in CYTO_TABLE_INPUTS.va
     f"{CYTO}/tables/scaling.csv", f"{CYTO}/tables/removal.csv", f"{CYTO}/tables/umap.csv"]
 
 
-def cyto_sources(wildcards):
-    """The ingest's manifest and FCS folder: the generated universe (embedded) or the fetched real studies."""
-    if config["data"] == "real":
-        return {"manifest": "data/manifests/cytometry_studies.yaml", "fetched": "data/raw/cytometry/provenance.json"}
-    return {"universe": f"{CYTO}/runs/universe"}
+# The ingest's sources: the fetched real studies (data: real) or the generated universe (embedded).
+CYTO_SOURCES = (
+    {"manifest": "data/manifests/cytometry_studies.yaml", "fetched": "data/raw/cytometry/provenance.json"}
+    if config["data"] == "real"
+    else {"universe": f"{CYTO}/runs/universe"}
+)
 
 
 rule cytometry_encoder_config:
@@ -65,7 +66,7 @@ rule cytometry_encoder_universe:
 
 rule cytometry_encoder_ingest:
     input:
-        unpack(cyto_sources),
+        unpack(lambda w: CYTO_SOURCES),
         config=f"{CYTO}/config.yaml",
         code=code_files("cytometry_encoder", "ingest", "fcs", "manifest", "markers"),
     output:
