@@ -53,7 +53,8 @@ class DeepSet(nn.Module):
 
 def cytoset_fit_predict(samples: list[Sample], cfg, seed: int):
     """fit_predict for probe.cv_auroc: features are sample indices; trains a fresh DeepSet on the training fold."""
-    cells = min(len(s.values) for s in samples)  # ingest already subsampled cells at random: take equal counts
+    # ingest already subsampled cells at random: the first `cells` of each sample are a random subset
+    cells = min([int(cfg.cells)] + [len(s.values) for s in samples])
     x_all = torch.from_numpy(np.stack([s.values[:cells] for s in samples]))
     mu, sd = x_all.mean((0, 1)), x_all.std((0, 1)) + 1e-6
 
