@@ -5,10 +5,11 @@
 # Jobs fan out over sweep points and loop over the seeds (and the specialists over the tasks) inside: each job pays
 # ~3 s of imports (torch, the data) once, which keeps the tiny scale (~20 jobs) inside its 40 s on 2 cores; at default
 # the longest job (the 5 x 3 specialists) is still shorter than half the paper's CPU time, so 2 cores stay busy.
+# The sweep points depend on the scale: read from the paper's Hydra tree at parse time (names as in experiments.variants).
+CYTO_SCALE = scale_settings("cytometry_encoder")
 CYTO_VARIANTS = ["base"]
-CYTO_VARIANTS += [f"width{int(w)}" for w in scale_settings("cytometry_encoder").sweeps.capacity
-                  if int(w) != int(scale_settings("cytometry_encoder").model.width)]
-CYTO_VARIANTS += [f"corpus{float(f):g}" for f in scale_settings("cytometry_encoder").sweeps.corpus if float(f) != 1.0]
+CYTO_VARIANTS += [f"width{int(w)}" for w in CYTO_SCALE.sweeps.capacity if int(w) != int(CYTO_SCALE.model.width)]
+CYTO_VARIANTS += [f"corpus{float(f):g}" for f in CYTO_SCALE.sweeps.corpus if float(f) != 1.0]
 CYTO = "results/cytometry_encoder"
 CYTO_TABLE_INPUTS = {
     "tasks": [f"{CYTO}/runs/pretrain/base.csv", f"{CYTO}/runs/specialists.csv", f"{CYTO}/runs/baselines.csv"],
