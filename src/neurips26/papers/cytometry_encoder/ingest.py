@@ -82,7 +82,7 @@ def ingest(manifest: Path, fcs_root: Path, out_dir: Path, studies_csv: Path, fcs
     for sid, (study, values, markers, obs, compensated) in tables.items():
         with _object_strings(), atomic_path(out_dir / f"{sid}.h5ad") as tmp:
             to_anndata(study, values, markers, obs, compensated).write_h5ad(tmp)
-        rows.append({"study": sid, "role": study.annotations.get("role") or "corpus",
+        rows.append({"study": sid, "role": study.annotations.get("role") or "pretrain",
                      "task": study.annotations.get("task") or "", "taxonomy": study.annotations.get("taxonomy") or "",
                      "samples": obs["sample"].nunique(), "cells": len(obs), "markers": len(markers),
                      "panel": " ".join(markers), "compensated": compensated})
