@@ -15,7 +15,7 @@ def task_auroc(table: pd.DataFrame):
     """Grouped bars: AUROC (mean +- sd over seeds) per task and method; the taxonomy under each task name."""
     tasks = list(dict.fromkeys(table.task))
     methods = [m for m in METHODS if m in set(table.method)]
-    fig, axes = new_figure(1, width_per_col=8.0, height=3.6)
+    fig, axes = new_figure(1, width_per_col=10.0, height=3.6)
     ax, width = axes[0], 0.8 / len(methods)
     for j, method in enumerate(methods):
         part = table[table.method == method].set_index("task").reindex(tasks)
