@@ -5,6 +5,7 @@ import http.server
 import threading
 from functools import partial
 
+import numpy as np
 import pytest
 import yaml
 
@@ -105,3 +106,66 @@ def test_embedded_files_are_copied_from_the_installed_package_and_verified(tmp_p
     missing = _registry(other, {"package": "no-such-package-x", "files": []})
     with pytest.raises(UserError, match="not installed"):
         prepare(get_dataset("pkg", missing), "embedded", other)
+
+
+MD5 = hashlib.md5(GOOD).hexdigest()
+
+
+def test_a_published_md5_verifies_the_download_and_the_sha256_is_pinned_in_provenance(server, tmp_path):
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [{
+        "id": "toy", "papers": [], "license": "CC0",
+        "real": {"files": [{"name": "good.csv", "url": f"{server}/good.csv", "md5": MD5}]}}]}))
+    fetch_real(get_dataset("toy", registry), tmp_path)
+    pinned = yaml.safe_load((tmp_path / "data/raw/toy/provenance.json").read_text())["files"]["good.csv"]
+    assert pinned["sha256"] == SHA and pinned["md5"] == MD5 and "pinned" in pinned["sha256_source"]
+
+
+def test_a_wrong_md5_keeps_nothing(server, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    with pytest.raises(UserError, match="corrupted: md5"):
+        download(f"{server}/corrupt.csv", data / "raw" / "toy" / "corrupt.csv", md5=MD5)
+    assert list(data.rglob("*")) == []
+
+
+@pytest.mark.parametrize("checksums", [{}, {"sha256": "abc"}, {"md5": "0" * 31}, {"sha256": "0" * 64, "md5": "x"}])
+def test_a_registry_file_without_a_valid_checksum_is_rejected(tmp_path, checksums):
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [{
+        "id": "toy", "papers": [], "license": "CC0",
+        "real": {"files": [{"name": "good.csv", "url": "http://127.0.0.1:9/good.csv", **checksums}]}}]}))
+    with pytest.raises(UserError, match="needs a valid sha256"):
+        get_dataset("toy", registry)
+
+
+def test_the_shipped_cifar10_source_goes_through_a_mirror_and_is_md5_checked(server, tmp_path, monkeypatch, repo_root):
+    """data: real for wd_eos end to end, against a local mirror: the shipped entry's md5 rejects a stand-in archive and
+    keeps nothing; with the stand-in's md5 registered, the archive lands and the wd_eos loader reads it."""
+    from omegaconf import OmegaConf
+
+    from neurips26.papers.wd_eos import data as wd_eos_data
+    from tests.unit.test_wd_eos_stages import _cifar_archive
+
+    served = tmp_path / "served" / "cifar10"
+    _cifar_archive(served, [(np.arange(12 * 3072, dtype=np.uint8).reshape(12, 3072) % 251, np.arange(12) % 10)])
+    mirror = server  # the fixture serves tmp_path/served
+    monkeypatch.setenv("NEURIPS26_DATA_MIRROR", mirror)
+    root = tmp_path / "repo"
+    (root / "data").mkdir(parents=True)
+    with pytest.raises(UserError, match="corrupted: md5"):
+        fetch_real(get_dataset("cifar10", repo_root / "config" / "datasets.yaml"), root)
+    assert list((root / "data").rglob("*")) == []
+
+    entry = yaml.safe_load((repo_root / "config" / "datasets.yaml").read_text())
+    cifar = next(d for d in entry["datasets"] if d["id"] == "cifar10")
+    archive = served / "cifar-10-python.tar.gz"
+    cifar["real"]["files"][0]["md5"] = hashlib.md5(archive.read_bytes()).hexdigest()
+    registry = tmp_path / "datasets.yaml"
+    registry.write_text(yaml.safe_dump({"datasets": [cifar]}))
+    fetch_real(get_dataset("cifar10", registry), root)
+    provenance = yaml.safe_load((root / "data/raw/cifar10/provenance.json").read_text())
+    assert provenance["files"]["cifar-10-python.tar.gz"]["url"] == f"{mirror}/cifar10/cifar-10-python.tar.gz"
+    cfg = OmegaConf.create({"data": "real", "cifar10": {"n_train": 8}, "probe_size": 4})
+    split = wd_eos_data.load_split(root / "data/raw/cifar10", cfg)
+    assert split.x_train.shape == (8, 3072) and split.shape == (3, 32, 32)

@@ -34,10 +34,12 @@ def test_real_layout_is_loaded_and_missing_files_are_reported(tmp_path):
     images = np.random.default_rng(1).integers(0, 256, (4, 28, 28))
     (tmp_path / "train-images-idx3-ubyte.gz").write_bytes(gzip.compress(idx_bytes(images)))
     (tmp_path / "train-labels-idx1-ubyte.gz").write_bytes(gzip.compress(idx_bytes(np.array([0, 3, 9, 1]))))
-    x, y = load_mnist(tmp_path)
+    x, y = load_mnist(tmp_path, real=True)
     assert x.shape == (4, 784) and y.tolist() == [0, 3, 9, 1] and x.max() <= 1.0
     with pytest.raises(UserError, match="no MNIST files"):
-        load_mnist(tmp_path / "empty")
+        load_mnist(tmp_path / "empty", real=True)
+    with pytest.raises(UserError, match="no MNIST file mnist_5k"):
+        load_mnist(tmp_path)  # embedded mode never falls back to the real files
 
 
 def test_embedded_csv_with_wrong_width_is_rejected(tmp_path):

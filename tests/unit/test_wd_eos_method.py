@@ -40,11 +40,11 @@ def test_coupled_threshold_is_two_over_eta_minus_lambda():
     assert (1 - eta * wd) * (1 - eta * s) == pytest.approx(-1.0)
 
 
-@pytest.mark.parametrize("arch", ["mlp", "cnn"])
-def test_exact_ntk_matches_per_example_gradients(arch):
+@pytest.mark.parametrize(("arch", "shape"), [("mlp", (1, 4, 4)), ("cnn", (1, 4, 4)), ("cnn", (3, 4, 4))])
+def test_exact_ntk_matches_per_example_gradients(arch, shape):
     torch.manual_seed(0)
-    model = models.build(arch, CFG, 16, 3).double()
-    probe = torch.randn(9, 16, dtype=torch.float64)
+    model = models.build(arch, CFG, shape, 3).double()
+    probe = torch.randn(9, shape[0] * shape[1] * shape[2], dtype=torch.float64)
     torch.testing.assert_close(measures.ntk(model, probe), measures.ntk_reference(model, probe))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -56,15 +57,54 @@ def test_claims_are_computed_from_the_table():
     assert not verdicts["ntk_stability"] and not verdicts["alignment_drives_transition"]
 
 
-def test_real_data_is_refused_clearly(tmp_path):
+def _cifar_archive(folder, batches):
+    """A CIFAR-10 python archive in the official layout (pickled dicts of uint8 rows and label lists)."""
+    import io
+    import pickle
+    import tarfile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(folder / data.CIFAR_FILE, "w:gz") as archive:
+        for i, (pixels, labels) in enumerate(batches, start=1):
+            blob = pickle.dumps({b"data": pixels, b"labels": list(labels)})
+            info = tarfile.TarInfo(f"cifar-10-batches-py/data_batch_{i}")
+            info.size = len(blob)
+            archive.addfile(info, io.BytesIO(blob))
+
+
+def test_cifar10_reader_keeps_the_official_order_across_batches(tmp_path):
+    rng = np.random.default_rng(0)
+    batches = [(rng.integers(0, 256, (6, 3072), dtype=np.uint8), rng.integers(0, 10, 6)) for _ in range(2)]
+    _cifar_archive(tmp_path, batches)
+    pixels, labels = data.read_cifar10_train(tmp_path, 9)
+    np.testing.assert_array_equal(pixels, np.concatenate([batches[0][0], batches[1][0][:3]]).astype(float))
+    np.testing.assert_array_equal(labels, np.concatenate([batches[0][1], batches[1][1][:3]]))
+    with pytest.raises(UserError, match="data_batch_3. not found"):
+        data.read_cifar10_train(tmp_path, 20)
+    (tmp_path / data.CIFAR_FILE).write_bytes(b"not a tar")
+    with pytest.raises(UserError, match="corrupted"):
+        data.read_cifar10_train(tmp_path, 9)
+
+
+def test_real_data_runs_on_the_first_cifar10_images(tmp_path):
+    """data=real: the run stage reads the prepared CIFAR-10 archive: first n_train images train, the next ones probe,
+    the CNN sees 3 x 32 x 32 images."""
+    from neurips26.common.artifacts import write_json
     from neurips26.common.stage import StageContext
     from neurips26.papers.wd_eos.stages import STAGES
 
-    cfg = compose("wd_eos", ["scale=tiny", "data=real"])
-    ctx = StageContext("wd_eos", cfg, outputs=[tmp_path / "run.csv"], seed=0)
-    with pytest.raises(UserError, match="CIFAR-10"):
-        STAGES["run"](ctx)
-    assert not (tmp_path / "run.csv").exists()
+    rng = np.random.default_rng(1)
+    raw = tmp_path / "data/raw/cifar10"
+    _cifar_archive(raw, [(rng.integers(0, 256, (30, 3072), dtype=np.uint8), np.arange(30) % 10)])
+    write_json(raw / "provenance.json", {"dataset": "cifar10", "mode": "real"})
+    cfg = compose("wd_eos", ["scale=tiny", "data=real", "cifar10.n_train=20", "probe_size=5", "hessian_size=20",
+                             "max_steps=2", "eig_freq=1", "run.arch=cnn"])
+    split = data.load_split(raw, cfg)
+    assert split.shape == (3, 32, 32) and split.x_train.shape == (20, 3072) and split.x_probe.shape == (5, 3072)
+    np.testing.assert_array_equal(split.y_train, np.arange(20) % 10)
+    ctx = StageContext("wd_eos", cfg, inputs=[raw / "provenance.json"], outputs=[tmp_path / "run.csv"], seed=0)
+    STAGES["run"](ctx)
+    assert len(pd.read_csv(tmp_path / "run.csv")) == 3
 
 
 def test_constant_sharpening_time_is_untested_with_a_reason():

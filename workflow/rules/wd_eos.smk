@@ -5,7 +5,9 @@
 # The grid: Snakemake builds the DAG before the config stage runs, so it is composed at parse time (scale_settings, the
 # same Hydra tree and scale the stages read); the point is encoded in the output path and handed back to the run stage
 # as run.* overrides.
-WD_EOS_GRID = scale_settings("wd_eos").grid
+WD_EOS_SETTINGS = scale_settings("wd_eos")
+WD_EOS_GRID = WD_EOS_SETTINGS.grid
+WD_EOS_DATASET = WD_EOS_SETTINGS.datasets[config["data"]]  # digits (embedded) or cifar10 (real)
 WD_EOS_POINTS = [
     f"{arch}_{decay}_eta{eta}_wd{wd}"
     for arch in ("mlp", "cnn")
@@ -45,7 +47,7 @@ rule wd_eos_config:
 rule wd_eos_run:
     input:
         config="results/wd_eos/config.yaml",
-        data="data/raw/digits/provenance.json",
+        data=f"data/raw/{WD_EOS_DATASET}/provenance.json",
         code=code_files("wd_eos", "method", "baselines", "data", "models", "measures", "experiments"),
     output:
         "results/wd_eos/runs/{arch}_{decay}_eta{eta}_wd{wd}/seed{seed}.csv",

@@ -1,7 +1,8 @@
-"""The dataset registry, config/datasets.yaml: every dataset's real source (URL, sha256, license) and embedded source."""
+"""The dataset registry, config/datasets.yaml: every dataset's real source (URL, checksum, license) and embedded source."""
 
 from __future__ import annotations
 
+import os
 import platform
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,15 +11,27 @@ import yaml
 
 from neurips26.common.artifacts import atomic_path, write_json
 from neurips26.common.errors import UserError
-from neurips26.common.fetch import download, verify_sha256
+from neurips26.common.fetch import download, sha256_of, verify_checksums, verify_sha256
 from neurips26.common.registry import repo_root
 
 
 @dataclass(frozen=True)
 class RealFile:
+    """One file of a real source. sha256, or the md5 the dataset's maintainers publish (then the sha256 of the verified
+    download is pinned in provenance.json)."""
+
     name: str
     url: str
-    sha256: str
+    sha256: str | None = None
+    md5: str | None = None
+
+    def check(self, registry: Path, dataset_id: str) -> None:
+        valid_sha = self.sha256 is not None and len(self.sha256) == 64
+        valid_md5 = self.md5 is not None and len(self.md5) == 32
+        if not (valid_sha or valid_md5) or (self.sha256 is not None and not valid_sha) or (
+                self.md5 is not None and not valid_md5):
+            raise UserError(f"{registry}: dataset {dataset_id!r} file {self.name!r} needs a valid sha256 (64 hex) or a "
+                            "published md5 (32 hex)")
 
 
 @dataclass(frozen=True)
@@ -40,8 +53,7 @@ def load_datasets(path: Path | None = None) -> dict[str, Dataset]:
     for entry in entries:
         real = [RealFile(**f) for f in entry.get("real", {}).get("files", [])]
         for f in real:
-            if len(f.sha256) != 64:
-                raise UserError(f"{path}: dataset {entry['id']!r} file {f.name!r} has no valid sha256")
+            f.check(path, entry["id"])
         datasets[entry["id"]] = Dataset(entry["id"], entry.get("papers", []), entry.get("license", "unknown"),
                                         entry.get("embedded", {}), real)
     return datasets
@@ -54,20 +66,32 @@ def get_dataset(dataset_id: str, path: Path | None = None) -> Dataset:
     return datasets[dataset_id]
 
 
+MIRROR_VARIABLE = "NEURIPS26_DATA_MIRROR"
+
+
+def source_url(dataset: Dataset, f: RealFile) -> str:
+    """The file's public URL, or <mirror>/<dataset id>/<file name> when NEURIPS26_DATA_MIRROR is set (a site mirror, a
+    login-node server for compute nodes without internet, or a local server in tests). Checksums are verified either way."""
+    mirror = os.environ.get(MIRROR_VARIABLE, "").rstrip("/")
+    return f"{mirror}/{dataset.id}/{f.name}" if mirror else f.url
+
+
 def fetch_real(dataset: Dataset, root: Path) -> list[Path]:
     """Download every file of a dataset's real source into data/raw/<id>/ (skipping files already verified)."""
     if not dataset.real:
         raise UserError(f"dataset {dataset.id!r} has no real source in config/datasets.yaml")
-    paths = []
+    paths, files = [], {}
     for f in dataset.real:
         dest = dataset.raw_dir(root) / f.name
+        url = source_url(dataset, f)
         if dest.is_file():
-            verify_sha256(dest, f.sha256)
+            verify_checksums(dest, f.sha256, f.md5)
         else:
-            download(f.url, dest, f.sha256)
+            download(url, dest, f.sha256, f.md5)
         paths.append(dest)
-    write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="real",
-                     files={f.name: {"url": f.url, "sha256": f.sha256} for f in dataset.real})
+        files[f.name] = {"url": url, "sha256": f.sha256 or sha256_of(dest), "sha256_source":
+                         "config/datasets.yaml" if f.sha256 else "pinned on first fetch (md5-verified)", "md5": f.md5}
+    write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="real", files=files)
     return paths
 
 

@@ -1,4 +1,7 @@
-"""Downloads for `data: real`: atomic (temp file, verify sha256, rename) and never a partial file at the destination."""
+"""Downloads for `data: real`: atomic (temp file, verify checksums, rename) and never a partial file at the destination.
+
+A source is checked against a sha256, or against the md5 its maintainers publish (CIFAR, MNIST publish only md5); in the
+md5 case the sha256 of the verified file is recorded in the dataset's provenance (pinned on first fetch)."""
 
 from __future__ import annotations
 
@@ -14,24 +17,42 @@ CHUNK = 1 << 20
 
 
 def sha256_of(path: str | Path) -> str:
-    digest = hashlib.sha256()
+    return digest_of(path, "sha256")
+
+
+def digest_of(path: str | Path, algorithm: str) -> str:
+    digest = hashlib.new(algorithm)
     with open(path, "rb") as handle:
         while chunk := handle.read(CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
 
 
+def checksum_mismatch(path: str | Path, sha256: str | None = None, md5: str | None = None) -> str | None:
+    """None when every given checksum matches, else a description of the first mismatch ('sha256 <got>, expected ...')."""
+    if sha256 is None and md5 is None:
+        raise UserError(f"no checksum given for {path}: every real source needs a sha256 or a published md5")
+    for algorithm, expected in (("sha256", sha256), ("md5", md5)):
+        if expected is not None and (actual := digest_of(path, algorithm)) != expected:
+            return f"{algorithm} {actual}, expected {expected}"
+    return None
+
+
 def verify_sha256(path: str | Path, expected: str) -> None:
     """Raise UserError when `path` is missing or its sha256 is not `expected` (a corrupted or truncated file)."""
+    verify_checksums(path, sha256=expected)
+
+
+def verify_checksums(path: str | Path, sha256: str | None = None, md5: str | None = None) -> None:
     path = Path(path)
     if not path.is_file():
         raise UserError(f"data file {path} is missing")
-    actual = sha256_of(path)
-    if actual != expected:
-        raise UserError(f"data file {path} is corrupted: sha256 {actual}, expected {expected}; delete it and fetch again")
+    if mismatch := checksum_mismatch(path, sha256, md5):
+        raise UserError(f"data file {path} is corrupted: {mismatch}; delete it and fetch again")
 
 
-def download(url: str, dest: str | Path, sha256: str, timeout: float = 60.0) -> Path:
+def download(url: str, dest: str | Path, sha256: str | None = None, md5: str | None = None,
+             timeout: float = 60.0) -> Path:
     """Fetch `url` to `dest`; the file appears at `dest` only once complete and verified."""
     dest = Path(dest)
     try:
@@ -44,9 +65,8 @@ def download(url: str, dest: str | Path, sha256: str, timeout: float = 60.0) -> 
                 raise UserError(f"download of {url} failed: HTTP {exc.code} {exc.reason}") from None
             except (urllib.error.URLError, TimeoutError, OSError) as exc:
                 raise UserError(f"download of {url} failed: {exc}") from None
-            actual = sha256_of(tmp)
-            if actual != sha256:
-                raise UserError(f"download of {url} is corrupted: sha256 {actual}, expected {sha256}; nothing was kept")
+            if mismatch := checksum_mismatch(tmp, sha256, md5):
+                raise UserError(f"download of {url} is corrupted: {mismatch}; nothing was kept")
     finally:
         _remove_empty_parents(dest.parent)
     return dest

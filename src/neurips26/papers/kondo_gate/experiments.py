@@ -42,7 +42,7 @@ def _sweep(task, task_name: str, block, cfg, seed: int) -> tuple[pd.DataFrame, p
 def run_mnist(cfg, seed: int, data_dir: Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     if data_dir is None:
         raise UserError("run_mnist needs --input data/raw/<dataset>/provenance.json")
-    images, labels = load_mnist(data_dir)
+    images, labels = load_mnist(data_dir, real=cfg.data == "real")
     task = MnistTask(images, labels, cfg.mnist, seed, resolve_device(cfg.device))
     return _sweep(task, "mnist", cfg.mnist, cfg, seed)
 

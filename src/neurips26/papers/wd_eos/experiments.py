@@ -27,7 +27,7 @@ def check_point(arch: str, decay: str, eta: float, wd: float) -> None:
 def run(cfg, split: Split, arch: str, decay: str, eta: float, wd: float, seed: int, device: str) -> pd.DataFrame:
     check_point(arch, decay, eta, wd)
     torch.manual_seed(seed)
-    model = models.build(arch, cfg, split.x_train.shape[1], N_CLASSES).to(device)
+    model = models.build(arch, cfg, split.shape, N_CLASSES).to(device)
     params = list(model.parameters())
     x = torch.from_numpy(split.x_train).to(device)
     y = torch.from_numpy(split.y_train).to(device)

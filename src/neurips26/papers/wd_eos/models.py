@@ -24,21 +24,23 @@ def mlp(in_dim: int, widths: list[int], out_dim: int, activation: str) -> nn.Mod
     return nn.Sequential(*layers, nn.Linear(prev, out_dim))
 
 
-def cnn(side: int, channels: list[int], out_dim: int, activation: str) -> nn.Module:
-    """Conv 3x3 (same padding) + activation + 2x2 max-pool per block, then a linear read-out. Input: (n, side*side)."""
-    layers, prev = [nn.Unflatten(1, (1, side, side))], 1
+def cnn(shape: tuple[int, int, int], channels: list[int], out_dim: int, activation: str) -> nn.Module:
+    """Conv 3x3 (same padding) + activation + 2x2 max-pool per block, then a linear read-out.
+    Input: (n, c * side * side) for an image shape (c, side, side)."""
+    prev, side = shape[0], shape[1]
+    layers = [nn.Unflatten(1, tuple(shape))]
     for ch in channels:
         layers += [nn.Conv2d(prev, ch, 3, padding=1), _activation(activation), nn.MaxPool2d(2)]
         prev, side = ch, side // 2
     return nn.Sequential(*layers, nn.Flatten(), nn.Linear(prev * side * side, out_dim))
 
 
-def build(arch: str, cfg, in_dim: int, out_dim: int) -> nn.Module:
+def build(arch: str, cfg, shape: tuple[int, int, int], out_dim: int) -> nn.Module:
+    """The network for images of `shape` (channels, side, side), fed flattened."""
     if arch == "mlp":
-        return mlp(in_dim, list(cfg.mlp.widths), out_dim, cfg.mlp.activation)
+        return mlp(shape[0] * shape[1] * shape[2], list(cfg.mlp.widths), out_dim, cfg.mlp.activation)
     if arch == "cnn":
-        side = int(round(in_dim ** 0.5))
-        return cnn(side, list(cfg.cnn.channels), out_dim, cfg.cnn.activation)
+        return cnn(shape, list(cfg.cnn.channels), out_dim, cfg.cnn.activation)
     raise UserError(f"wd_eos: arch {arch!r} is not one of mlp, cnn")
 
 

@@ -15,16 +15,15 @@ from neurips26.common.stage import (
     StageContext,
     figure_stage,
     prepared_data_dir,
-    require_embedded,
     write_claims_and_metrics,
 )
 from neurips26.papers.wd_eos import data, experiments, figures, paper_claims, summary
 
 
 def run(ctx: StageContext) -> None:
-    """--input data/raw/digits/provenance.json --output runs/<point>/seed<N>.csv; the point comes from run.* keys."""
-    require_embedded(ctx, "Cohen et al.'s 5k CIFAR-10 subset")
-    folder = prepared_data_dir(ctx, "digits")
+    """--input data/raw/<dataset>/provenance.json --output runs/<point>/seed<N>.csv; the point comes from run.* keys.
+    The dataset follows `data`: datasets.embedded (digits) or datasets.real (CIFAR-10)."""
+    folder = prepared_data_dir(ctx, str(ctx.cfg.datasets[ctx.cfg.data]))
     seed = ctx.require_seed()
     seed_everything(seed)
     split = data.load_split(folder, ctx.cfg)
