@@ -179,7 +179,7 @@ rule cytometry_encoder_umap:
     input:
         config=f"{CYTO}/config.yaml",
         embeddings=f"{CYTO}/runs/embeddings.npz",
-        code=code_files("cytometry_encoder", "experiments"),
+        code=code_files("cytometry_encoder", "embedding_map"),
     output:
         f"{CYTO}/tables/umap.csv",
     log:

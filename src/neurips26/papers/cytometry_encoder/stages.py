@@ -126,7 +126,7 @@ def umap(ctx: StageContext) -> None:
     """--input EMBEDDINGS.npz --output tables/umap.csv"""
     import numpy as np
 
-    from neurips26.papers.cytometry_encoder.experiments import umap_table
+    from neurips26.papers.cytometry_encoder.embedding_map import umap_table
 
     _n(ctx, 1, 1, "umap needs --input EMBEDDINGS.npz --output UMAP.csv")
     set_threads(ctx.threads)
