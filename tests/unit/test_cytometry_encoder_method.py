@@ -126,3 +126,10 @@ def test_removal_table_and_claims_follow_their_definitions():
                         "graceful_marker_removal": False}
     assert claims[0].measured["novel_tasks_matched"] == 2 and claims[3].measured["max_median_step_drop"] == \
         pytest.approx(0.14)
+
+
+def test_every_figure_has_a_stage():
+    from neurips26.papers.cytometry_encoder import figures, stages
+
+    assert set(stages.FIGURES) == set(figures.FIGURES)
+    assert {f"figure_{name}" for name in figures.FIGURES} <= set(stages.STAGES)
