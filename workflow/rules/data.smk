@@ -21,3 +21,24 @@ rule data_prepare:
         runtime=60,
     shell:
         "python -m neurips26 data {wildcards.dataset} --mode {params.mode} > {log} 2>&1"
+
+
+# cytometry_encoder, data: real: every public study of the manifest, each FCS file sha256-checked, into
+# data/raw/cytometry/<study>/ (credentialed studies are skipped with a message). Its own rule: the corpus is a manifest
+# of many studies, not one config/datasets.yaml entry.
+localrules:
+    cytometry_fetch,
+
+
+rule cytometry_fetch:
+    input:
+        "data/manifests/cytometry_studies.yaml",
+    output:
+        "data/raw/cytometry/provenance.json",
+    log:
+        "logs/data/cytometry_fetch.log",
+    resources:
+        mem_mb=500,
+        runtime=600,
+    shell:
+        "python -m neurips26 cytometry_encoder fetch --input {input} --output {output} data=real > {log} 2>&1"

@@ -1,0 +1,92 @@
+"""Figures, each drawn from one saved table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from neurips26.common.plotting import new_figure
+
+METHODS = ["frozen", "specialist", "cytoset", "quantiles", "leiden_freq", "random_init"]
+COLORS = dict(zip(METHODS, ["tab:red", "black", "tab:blue", "tab:green", "tab:purple", "grey"]))
+
+
+def task_auroc(table: pd.DataFrame):
+    """Grouped bars: AUROC (mean +- sd over seeds) per task and method; the taxonomy under each task name."""
+    tasks = list(dict.fromkeys(table.task))
+    methods = [m for m in METHODS if m in set(table.method)]
+    fig, axes = new_figure(1, width_per_col=10.0, height=3.6)
+    ax, width = axes[0], 0.8 / len(methods)
+    for j, method in enumerate(methods):
+        part = table[table.method == method].set_index("task").reindex(tasks)
+        ax.bar(np.arange(len(tasks)) + (j - len(methods) / 2 + 0.5) * width, part.auroc, width, yerr=part.auroc_std,
+               color=COLORS[method], label=method, capsize=1.5)
+    taxonomy = table.drop_duplicates("task").set_index("task").taxonomy
+    ax.set_xticks(range(len(tasks)), [f"{t}\n({taxonomy[t]})" for t in tasks], fontsize=6)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_ylim(0.3, 1.02)
+    ax.set_ylabel("5-fold AUROC (linear probe / classifier)")
+    ax.legend(fontsize=6, ncol=3, loc="upper right")
+    return fig
+
+
+def _scaling(table: pd.DataFrame, sweep: str, xlabel: str):
+    part = table[table.sweep == sweep]
+    fig, axes = new_figure(2, width_per_col=3.6)
+    for task, rows in part.groupby("task", sort=False):
+        mean = task == "mean_signal"
+        axes[0].errorbar(rows.x, rows.auroc, yerr=rows.auroc_std if mean else None, marker="o", ms=3,
+                         lw=2.2 if mean else 0.9, color="black" if mean else None, label=task, alpha=1 if mean else 0.7)
+    loss = part.drop_duplicates("x")
+    axes[1].plot(loss.x, loss.recon_loss, "o-", color="tab:red")
+    for ax in axes:
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(xlabel)
+    axes[0].set_ylabel("frozen probe AUROC")
+    axes[1].set_ylabel("masked-reconstruction loss (end of pretraining)")
+    axes[0].legend(fontsize=5)
+    return fig
+
+
+def scaling_capacity(table: pd.DataFrame):
+    return _scaling(table, "capacity", "encoder width")
+
+
+def scaling_corpus(table: pd.DataFrame):
+    return _scaling(table, "corpus", "fraction of the pretraining corpus")
+
+
+def marker_removal(table: pd.DataFrame):
+    fig, axes = new_figure(1, width_per_col=5.0)
+    for task, rows in table.groupby("task", sort=False):
+        median = task == "median_signal"
+        axes[0].plot(rows.removed, rows.auroc, "o-", ms=3, lw=2.2 if median else 0.9,
+                     color="black" if median else None, label=task)
+    axes[0].set_xlabel("markers removed from the task panel at test time")
+    axes[0].set_ylabel("frozen probe AUROC")
+    axes[0].legend(fontsize=6)
+    return fig
+
+
+def umap_embeddings(table: pd.DataFrame):
+    """Sample and cell embeddings coloured by study (the batch-effect picture) and by label (task samples only)."""
+    fig, axes = new_figure(4, width_per_col=3.0, height=3.0)
+    for k, kind in enumerate(["sample", "cell"]):
+        part = table[table.kind == kind]
+        codes = pd.factorize(part.study)[0]
+        axes[2 * k].scatter(part.x, part.y, c=codes, cmap="tab20", s=2 if kind == "cell" else 5, lw=0)
+        axes[2 * k].set_title(f"{kind} embeddings by study", fontsize=8)
+        labelled = part[part.label >= 0]
+        rest = part[part.label < 0]
+        axes[2 * k + 1].scatter(rest.x, rest.y, c="lightgrey", s=2, lw=0)
+        axes[2 * k + 1].scatter(labelled.x, labelled.y, c=labelled.label, cmap="coolwarm", s=3, lw=0)
+        axes[2 * k + 1].set_title(f"{kind} embeddings by label (task samples)", fontsize=8)
+    for ax in axes:
+        ax.set_xticks([])
+        ax.set_yticks([])
+    return fig
+
+
+FIGURES = {"task_auroc": ("tasks", task_auroc), "scaling_capacity": ("scaling", scaling_capacity),
+           "scaling_corpus": ("scaling", scaling_corpus), "marker_removal": ("removal", marker_removal),
+           "umap_embeddings": ("umap", umap_embeddings)}

@@ -1,0 +1,69 @@
+"""Frozen evaluation: an L2 logistic-regression probe, 5-fold stratified cross-validation, mean AUROC over folds.
+
+Written with NumPy (Newton's method on sklearn's objective, C * sum log-loss + |w|^2 / 2, intercept unpenalised) so the
+training jobs do not pay scikit-learn's (or scipy.stats') import; a test checks it against sklearn's LogisticRegression.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def auroc(y: np.ndarray, score: np.ndarray) -> float:
+    """Mann-Whitney AUROC: P(score of a positive > score of a negative), ties counting one half (mid-ranks)."""
+    y = np.asarray(y).astype(bool)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    ranks = mid_ranks(np.asarray(score, dtype=float))
+    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def mid_ranks(values: np.ndarray) -> np.ndarray:
+    """1-based ranks, tied values sharing the mean of their ranks (scipy's rankdata 'average', without its import)."""
+    unique, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    ends = np.cumsum(counts)
+    return ((ends - counts + 1 + ends) / 2.0)[inverse]
+
+
+def stratified_folds(labels: np.ndarray, folds: int, seed: int) -> np.ndarray:
+    """Fold index of every sample: each class shuffled, then dealt round-robin (so class balance holds per fold)."""
+    rng = np.random.default_rng(seed)
+    fold = np.empty(len(labels), dtype=int)
+    for value in np.unique(labels):
+        members = rng.permutation(np.flatnonzero(labels == value))
+        fold[members] = (np.arange(len(members)) + rng.integers(folds)) % folds
+    return fold
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2_c: float, iterations: int = 50) -> np.ndarray:
+    """Weights [w; b] minimising C * sum log-loss + |w|^2 / 2 (Newton's method; the objective is strictly convex)."""
+    design = np.hstack([x, np.ones((len(x), 1))])
+    beta = np.zeros(design.shape[1])
+    penalty = np.r_[np.ones(x.shape[1]), 0.0] / l2_c
+    for _ in range(iterations):
+        p = 0.5 * (1.0 + np.tanh(0.5 * (design @ beta)))  # the logistic function, overflow-free
+        gradient = design.T @ (p - y) + penalty * beta
+        hessian = (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty + 1e-10)
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return beta
+
+
+def logistic_scores(train_x, train_y, test_x, l2_c: float) -> np.ndarray:
+    """Standardise with the training fold's statistics, fit the probe, return test decision values."""
+    mu, sd = train_x.mean(0), train_x.std(0)
+    sd = np.where(sd > 1e-12, sd, 1.0)
+    beta = fit_logistic((train_x - mu) / sd, np.asarray(train_y, float), l2_c)
+    return np.hstack([(test_x - mu) / sd, np.ones((len(test_x), 1))]) @ beta
+
+
+def cv_auroc(features: np.ndarray, labels: np.ndarray, folds: int, l2_c: float, seed: int, fit_predict=None) -> float:
+    """Mean held-out AUROC over stratified folds. fit_predict(train_x, train_y, test_x) -> scores (default: the probe)."""
+    fit_predict = fit_predict or (lambda a, b, c: logistic_scores(a, b, c, l2_c))
+    fold = stratified_folds(labels, folds, seed)
+    scores = [auroc(labels[fold == k], fit_predict(features[fold != k], labels[fold != k], features[fold == k]))
+              for k in range(folds)]
+    return float(np.mean(scores))

@@ -1,0 +1,169 @@
+"""The stages the Snakemake rules call (`python -m neurips26 cytometry_encoder <stage> ...`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from neurips26.common.artifacts import atomic_path, write_csv, write_json
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything, set_threads
+from neurips26.common.stage import StageContext, figure_stage, table_stage, write_claims_and_metrics
+from neurips26.papers.cytometry_encoder import paper_claims, tables
+
+# figure name -> drawn lazily: importing matplotlib costs every other job (the torch ones) 0.6 s for nothing
+FIGURES = ("task_auroc", "scaling_capacity", "scaling_corpus", "marker_removal", "umap_embeddings")
+
+
+def _n(ctx: StageContext, inputs: int | None, outputs: int, usage: str) -> None:
+    if (inputs is not None and len(ctx.inputs) != inputs) or len(ctx.outputs) != outputs:
+        raise UserError(f"{usage}")
+
+
+def universe(ctx: StageContext) -> None:
+    """Write the synthetic universe (FCS files + manifest) into the --output folder."""
+    from neurips26.papers.cytometry_encoder.universe import generate
+
+    _n(ctx, 0, 1, "universe writes one folder: --output DIR")
+    if ctx.cfg.data != "embedded":
+        raise UserError("the universe stage makes the embedded data; with data: real the studies come from the manifest")
+    info = generate(ctx.cfg.universe, ctx.cfg.tasks, ctx.output)
+    write_json(ctx.output / "universe.json", info)
+
+
+def fetch(ctx: StageContext) -> None:
+    """data: real: download every public study of the manifest (--input) into data/raw/cytometry/ (sha256-checked)."""
+    from neurips26.papers.cytometry_encoder.manifest import fetch_studies
+
+    _n(ctx, 1, 1, "fetch needs --input MANIFEST.yaml --output data/raw/cytometry/provenance.json")
+    write_json(ctx.output, {"dataset": "cytometry_studies", "mode": "real",
+                            **fetch_studies(ctx.inputs[0], ctx.output.parent)})
+
+
+def ingest(ctx: StageContext) -> None:
+    """FCS studies -> one .h5ad per study. --input MANIFEST FCS_ROOT --output ANNDATA_DIR STUDIES.csv"""
+    from neurips26.papers.cytometry_encoder.ingest import ingest as run
+
+    _n(ctx, 2, 2, "ingest needs --input MANIFEST.yaml FCS_ROOT --output ANNDATA_DIR STUDIES.csv")
+    run(ctx.inputs[0], ctx.inputs[1], ctx.outputs[0], ctx.outputs[1], ctx.cfg.fcs, real=ctx.cfg.data == "real")
+
+
+def _data_dir(ctx: StageContext) -> Path:
+    if not ctx.inputs or not ctx.inputs[0].is_dir():
+        raise UserError("expected --input ANNDATA_DIR (the ingest stage's folder of .h5ad studies) first")
+    return ctx.inputs[0]
+
+
+def _over_seeds(ctx: StageContext, run: Callable) -> list:
+    """run(seed, samples, task_rows) for every configured seed, in one process: the data are read once and torch is
+    imported once (seconds per job; see the rule file)."""
+    from neurips26.papers.cytometry_encoder.experiments import load
+
+    # (no torch.use_deterministic_algorithms: it imports torch's compiler, 1.3 s; the CPU kernels used are deterministic
+    # at a fixed thread count, which the kill/rerun test checks byte for byte)
+    set_threads(ctx.threads)
+    samples, task_rows = load(ctx.cfg, _data_dir(ctx))
+    results = []
+    for seed in (int(s) for s in ctx.cfg.seeds):
+        seed_everything(seed)
+        results.append(run(seed, samples, task_rows))
+    return results
+
+
+def pretrain(ctx: StageContext) -> None:
+    """One sweep point (override variant=NAME), every seed: --output RUN.csv MODELS.pt (seed -> state dict)"""
+    import torch
+
+    from neurips26.papers.cytometry_encoder.experiments import run_pretrain, variants
+
+    _n(ctx, 1, 2, "pretrain needs --input ANNDATA_DIR --output RUN.csv MODELS.pt")
+    names = variants(ctx.cfg)
+    if ctx.cfg.get("variant") not in names:
+        raise UserError(f"pretrain needs the override variant=NAME with NAME in {list(names)}")
+    results = _over_seeds(ctx, lambda seed, samples, tasks: run_pretrain(ctx.cfg, seed, samples, tasks, ctx.cfg.variant))
+    write_csv(ctx.outputs[0], pd.concat([rows for rows, _ in results], ignore_index=True))
+    with atomic_path(ctx.outputs[1]) as tmp:
+        torch.save({int(s): state for s, (_, state) in zip(ctx.cfg.seeds, results)}, tmp)
+
+
+def removal(ctx: StageContext) -> None:
+    """--input ANNDATA_DIR base.pt --output RUN.csv EMBEDDINGS.npz (the first seed's embeddings, for the UMAP)"""
+    import numpy as np
+    import torch
+
+    from neurips26.papers.cytometry_encoder.experiments import run_removal
+
+    _n(ctx, 2, 2, "removal needs --input ANNDATA_DIR MODELS.pt --output RUN.csv EMBEDDINGS.npz")
+    states = torch.load(ctx.inputs[1], weights_only=True)
+    missing = [int(s) for s in ctx.cfg.seeds if int(s) not in states]
+    if missing:
+        raise UserError(f"{ctx.inputs[1]} holds no encoder for seeds {missing}: rerun the pretrain stage")
+    results = _over_seeds(ctx, lambda seed, samples, tasks: run_removal(ctx.cfg, seed, samples, tasks, states[seed]))
+    write_csv(ctx.outputs[0], pd.concat([rows for rows, _ in results], ignore_index=True))
+    with atomic_path(ctx.outputs[1]) as tmp, open(tmp, "wb") as handle:
+        np.savez_compressed(handle, **results[0][1])
+
+
+def specialists(ctx: StageContext) -> None:
+    """Every task's specialist, every seed: --input ANNDATA_DIR --output RUN.csv"""
+    from neurips26.papers.cytometry_encoder.experiments import run_specialist
+
+    _n(ctx, 1, 1, "specialists needs --input ANNDATA_DIR --output RUN.csv")
+    results = _over_seeds(ctx, lambda seed, samples, tasks: pd.concat(
+        [run_specialist(ctx.cfg, seed, samples, tasks, task) for task in tasks], ignore_index=True))
+    write_csv(ctx.output, pd.concat(results, ignore_index=True))
+
+
+def baselines(ctx: StageContext) -> None:
+    """Every baseline on every task, every seed: --input ANNDATA_DIR --output RUN.csv"""
+    from neurips26.papers.cytometry_encoder.experiments import run_baselines
+
+    _n(ctx, 1, 1, "baselines needs --input ANNDATA_DIR --output RUN.csv")
+    results = _over_seeds(ctx, lambda seed, samples, tasks: run_baselines(ctx.cfg, seed, samples, tasks))
+    write_csv(ctx.output, pd.concat(results, ignore_index=True))
+
+
+def umap(ctx: StageContext) -> None:
+    """--input EMBEDDINGS.npz --output tables/umap.csv"""
+    import numpy as np
+
+    from neurips26.papers.cytometry_encoder.embedding_map import umap_table
+
+    _n(ctx, 1, 1, "umap needs --input EMBEDDINGS.npz --output UMAP.csv")
+    set_threads(ctx.threads)
+    with np.load(ctx.inputs[0]) as data:
+        embeddings = {k: data[k] for k in data.files}
+    write_csv(ctx.output, umap_table(embeddings, str(ctx.cfg.umap.method), int(ctx.cfg.umap.neighbours),
+                                     int(ctx.cfg.seeds[0])))
+
+
+def claims(ctx: StageContext) -> None:
+    _n(ctx, 3, 2, "claims needs --input tasks.csv scaling.csv removal.csv --output claims.json metrics.json")
+    frames = [pd.read_csv(p) for p in ctx.inputs]
+    write_claims_and_metrics(ctx, *paper_claims.build(*frames, ctx.cfg))
+
+
+def _figure(name: str) -> Callable[[StageContext], None]:
+    def draw(table: pd.DataFrame):
+        from neurips26.papers.cytometry_encoder import figures
+
+        return figures.FIGURES[name][1](table)
+
+    return figure_stage(draw)
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "universe": universe,
+    "fetch": fetch,
+    "ingest": ingest,
+    "pretrain": pretrain,
+    "removal": removal,
+    "specialists": specialists,
+    "baselines": baselines,
+    "umap": umap,
+    **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
+    **{f"figure_{name}": _figure(name) for name in FIGURES},
+    "claims": claims,
+}

@@ -1,0 +1,63 @@
+"""Tables aggregated over seeds from the per-seed run CSVs (figures and claims read only these)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+CONTROL = "negative_control"
+
+
+def _mean_std(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    return (frame.groupby(keys, sort=False).agg(auroc=("auroc", "mean"), auroc_std=("auroc", "std"),
+                                                seeds=("seed", "nunique")).reset_index())
+
+
+def table_tasks(runs: pd.DataFrame) -> pd.DataFrame:
+    """AUROC per task x method: the frozen encoder (base sweep point), specialists and the baselines."""
+    runs = runs[runs.get("variant", pd.Series("base", index=runs.index)).fillna("base") == "base"]
+    return _mean_std(runs, ["task", "taxonomy", "method"])
+
+
+def _signal_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per seed, the mean AUROC over the signal tasks (every task but the negative control)."""
+    signal = frame[frame.taxonomy != CONTROL]
+    return signal.groupby([*keys, "seed"], sort=False).auroc.mean().reset_index().assign(task="mean_signal",
+                                                                                          taxonomy="mean")
+
+
+def table_scaling(runs: pd.DataFrame) -> pd.DataFrame:
+    """Capacity sweep (full corpus, every width) and corpus sweep (full width, every fraction), per task and averaged
+    over the signal tasks; x is the width or the corpus fraction."""
+    full_width = runs.width.max()
+    sweeps = {"capacity": (runs[np.isclose(runs.corpus_fraction, 1.0)], "width"),
+              "corpus": (runs[runs.width == full_width], "corpus_fraction")}
+    frames = []
+    for sweep, (part, x) in sweeps.items():
+        part = part.assign(x=part[x].astype(float))
+        both = pd.concat([part, _signal_mean(part, ["x"])], ignore_index=True)
+        stats = _mean_std(both, ["x", "task", "taxonomy"])
+        loss = part.groupby("x").recon_loss.mean()
+        frames.append(stats.assign(sweep=sweep, recon_loss=stats.x.map(loss)))
+    return pd.concat(frames, ignore_index=True)[["sweep", "x", "task", "taxonomy", "auroc", "auroc_std", "seeds",
+                                                  "recon_loss"]].sort_values(["sweep", "task", "x"]).reset_index(drop=True)
+
+
+def table_removal(runs: pd.DataFrame) -> pd.DataFrame:
+    """AUROC against the number of markers removed at test time, per task, and the median over the signal tasks."""
+    stats = _mean_std(runs, ["task", "taxonomy", "removed"])
+    signal = stats[stats.taxonomy != CONTROL]
+    median = signal.groupby("removed").auroc.median().reset_index().assign(task="median_signal", taxonomy="median")
+    out = pd.concat([stats, median], ignore_index=True).sort_values(["task", "removed"]).reset_index(drop=True)
+    out["drop_from_previous"] = -out.groupby("task").auroc.diff()
+    return out
+
+
+def table_panels(studies: pd.DataFrame) -> pd.DataFrame:
+    """Every study's panel, with the markers no pretraining study measures (the panel-overlap taxonomy)."""
+    seen = {m for panel in studies[studies.role == "pretrain"].panel for m in str(panel).split()}
+    unseen = studies.panel.map(lambda p: " ".join(m for m in str(p).split() if m not in seen))
+    return studies.assign(unseen_markers=unseen, n_unseen=unseen.map(lambda u: len(u.split())))
+
+
+TABLES = {"tasks": table_tasks, "scaling": table_scaling, "removal": table_removal, "panels": table_panels}

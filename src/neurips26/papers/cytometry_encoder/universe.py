@@ -1,0 +1,108 @@
+"""The embedded default: a synthetic cytometry universe written as real FCS files plus a study manifest.
+
+One fixed world (universe.seed; run seeds vary training, never the data): markers with the alias spellings of
+markers.ALIASES, cell populations with on/off expression profiles in arcsinh space, studies with their own random panels,
+per-study per-marker batch effects (shift and scale), spill matrices on some studies, and sample labels that move the
+proportions of two populations (one up, one down). Pretraining studies use only the 'common' markers; novel-panel task
+studies are held out and carry markers the corpus never shows. The negative control's labels are independent of the data.
+Events are stored on the linear scale (sinh(x) * cofactor, spilled), so reading them back exercises
+FCS -> compensation -> arcsinh exactly as real data does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from neurips26.papers.cytometry_encoder.fcs import write_fcs
+from neurips26.papers.cytometry_encoder.manifest import write_manifest
+from neurips26.papers.cytometry_encoder.markers import ALIASES, FLUOROCHROMES
+
+MARKERS = [m for m in ALIASES if not m.startswith(("FSC", "SSC"))]
+
+
+def populations(rng: np.random.Generator, n_pop: int, n_markers: int, on_probability: float) -> np.ndarray:
+    """Mean arcsinh level of every population x marker: 'on' ~ U(2.5, 4), 'off' ~ U(0, 0.8)."""
+    on = rng.random((n_pop, n_markers)) < on_probability
+    return np.where(on, rng.uniform(2.5, 4.0, on.shape), rng.uniform(0.0, 0.8, on.shape))
+
+
+def spelling(rng: np.random.Generator, marker: str) -> str:
+    """A file label for a marker: one of its spellings plus a fluorochrome, as instruments write them."""
+    name = str(rng.choice([marker, *ALIASES[marker]]))
+    return f"{name}{rng.choice([' ', '-', '_'])}{rng.choice(FLUOROCHROMES[:20])}"
+
+
+def sample_cells(rng, profile, base_logp, shift_logp, study_shift, study_scale, u) -> np.ndarray:
+    """Linear-scale events of one sample: population draw, expression noise, study batch effect, sinh * cofactor."""
+    proportions = rng.dirichlet(u.concentration * np.exp(base_logp + shift_logp) / np.exp(base_logp + shift_logp).sum())
+    pop = rng.choice(len(profile), size=u.cells_per_sample, p=proportions)
+    x = profile[pop] + u.noise_sd * rng.standard_normal((u.cells_per_sample, profile.shape[1]))
+    return np.sinh(x * study_scale + study_shift) * u.cofactor
+
+
+def spill_matrix(rng, k: int, max_spill: float) -> np.ndarray:
+    """Identity plus spill into the next two detectors (what neighbouring emission spectra look like)."""
+    s = np.eye(k)
+    for i in range(k):
+        for j in (i + 1, i + 2):
+            if j < k:
+                s[i, j] = rng.uniform(0, max_spill)
+    return s
+
+
+def generate(u, tasks, root: Path) -> dict:
+    """Write root/fcs/<study>/<sample>.fcs and root/manifest.yaml; return the universe summary (for panels.csv)."""
+    rng = np.random.default_rng(int(u.seed))
+    markers = MARKERS[: int(u.n_markers)]
+    novel = sorted(rng.choice(markers, size=int(u.n_novel_markers), replace=False).tolist())
+    common = [m for m in markers if m not in novel]
+    profile = populations(rng, int(u.n_populations), len(markers), float(u.on_probability))
+    base_logp = np.log(rng.dirichlet(np.full(int(u.n_populations), 2.0)) + 0.02)
+    lo, hi = (int(v) for v in u.panel_size)
+    plans = [dict(id=f"S{i:03d}", role="pretrain",
+                  panel=sorted(str(m) for m in rng.choice(common, rng.integers(lo, hi + 1), replace=False)),
+                  samples=int(u.samples_per_study), task=None) for i in range(int(u.pretrain_studies))]
+    task_info = {}
+    for t in tasks:
+        n_novel = int(t.novel_markers)
+        panel = sorted(rng.choice(common, int(u.task_panel_size) - n_novel, replace=False).tolist()
+                       + rng.choice(novel, n_novel, replace=False).tolist())
+        up, down = rng.choice(int(u.n_populations), 2, replace=False)
+        task_info[t.name] = dict(taxonomy=t.taxonomy, panel=panel, up=int(up), down=int(down), signal=bool(t.signal))
+        role = "pretrain" if t.taxonomy == "in_distribution" else "heldout"
+        plans += [dict(id=f"{t.name}_{k}", role=role, panel=panel, samples=int(u.task_samples_per_study), task=t.name)
+                  for k in range(int(u.studies_per_task))]
+    studies = []
+    for plan in plans:
+        studies.append(_write_study(rng, plan, markers, profile, base_logp, task_info.get(plan["task"]), u, root))
+    write_manifest(root / "manifest.yaml", studies)
+    return {"markers": markers, "novel_markers": novel, "tasks": task_info}
+
+
+def _write_study(rng, plan, markers, profile, base_logp, task, u, root) -> dict:
+    cols = [markers.index(m) for m in plan["panel"]]
+    k = len(cols)
+    shift = rng.normal(0, u.batch_shift_sd, k)
+    scale = np.exp(rng.normal(0, u.batch_scale_sd, k))
+    spill = spill_matrix(rng, k, u.spill_max) if rng.random() < u.spill_fraction else None
+    pnn = [f"FL{i + 1}-A" for i in range(k)] + ["Time"]
+    pns = [spelling(rng, m) for m in plan["panel"]] + [""]
+    labels = np.arange(plan["samples"]) % 2 if task else np.zeros(plan["samples"], int)
+    files = []
+    for s, label in enumerate(rng.permutation(labels)):
+        shift_logp = np.zeros(len(base_logp))
+        if task and task["signal"] and label:
+            shift_logp[task["up"]], shift_logp[task["down"]] = u.effect, -u.effect
+        raw = sample_cells(rng, profile[:, cols], base_logp, shift_logp, shift, scale, u)
+        if spill is not None:
+            raw = raw @ spill
+        time = np.sort(rng.uniform(0, 1000, (len(raw), 1)), axis=0)
+        name = f"{plan['id']}_{s:03d}"
+        write_fcs(root / "fcs" / plan["id"] / f"{name}.fcs", np.hstack([raw, time]), pnn, pns, spill,
+                  {"SRC": "neurips26 synthetic cytometry universe", "STUDY": plan["id"]})
+        files.append({"path": f"{name}.fcs", "sample": name, "labels": {"label": str(int(label))} if task else {}})
+    return {"id": plan["id"], "source": "synthetic", "license": "generated by this project (MIT)",
+            "panel": list(plan["panel"]), "role": plan["role"], "task": plan["task"],
+            "taxonomy": task["taxonomy"] if task else None, "spill": spill is not None, "files": files}

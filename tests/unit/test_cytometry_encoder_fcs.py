@@ -1,0 +1,157 @@
+"""FCS reading against closed forms and real files: round trip through spill + arcsinh, the 17 fcsparser test files
+(parseable ones read, broken ones fail naming the file), truncation, and ingest leaving no partial AnnData."""
+
+import importlib.util
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from neurips26.common.errors import UserError
+from neurips26.papers.cytometry_encoder.fcs import read_fcs, write_fcs
+from neurips26.papers.cytometry_encoder.ingest import ingest
+from neurips26.papers.cytometry_encoder.manifest import write_manifest
+
+ASINH = {"kind": "asinh", "cofactor": 150.0, "t": 262144.0, "w": 0.5, "m": 4.5}
+FCS_CFG = SimpleNamespace(transform=ASINH, tolerate_off_by_one=True, max_cells_per_sample=1000, subsample_seed=0)
+
+
+def fcsparser_dir() -> Path:
+    """The FCS files shipped inside fcsparser (found without importing it: only its files are used)."""
+    spec = importlib.util.find_spec("fcsparser")
+    if spec is None:
+        pytest.skip("fcsparser (its bundled FCS files) is not installed")
+    return Path(spec.origin).parent / "tests" / "data" / "FlowCytometers"
+
+
+def write_sample(path, rng, spill=None, n=200):
+    true = np.sinh(rng.uniform(0, 4, (n, 3))) * 150
+    raw = true @ spill if spill is not None else true
+    time = np.arange(n, dtype=float)[:, None]
+    write_fcs(path, np.hstack([raw, time]), ["FL1-A", "FL2-A", "FL3-A", "Time"], ["CD3e FITC", "HLA DR-PE", "CD279_APC", ""],
+              spill)
+    return true
+
+
+def test_round_trip_compensates_and_transforms_to_the_closed_form(tmp_path):
+    rng = np.random.default_rng(0)
+    spill = np.array([[1.0, 0.04, 0.01], [0.0, 1.0, 0.03], [0.0, 0.0, 1.0]])
+    true = write_sample(tmp_path / "a.fcs", rng, spill)
+    (data,) = read_fcs(tmp_path / "a.fcs", ASINH)
+    assert data.markers == ["CD3", "HLA-DR", "PD-1"] and data.compensated
+    np.testing.assert_allclose(data.events, np.arcsinh(true / 150.0), atol=2e-3)
+
+
+def test_without_compensation_spill_would_be_visible(tmp_path):
+    rng = np.random.default_rng(1)
+    true = write_sample(tmp_path / "b.fcs", rng)
+    (data,) = read_fcs(tmp_path / "b.fcs", ASINH)
+    assert not data.compensated
+    np.testing.assert_allclose(data.events, np.arcsinh(true / 150.0), atol=2e-3)
+
+
+PARSEABLE = {  # relative path -> data sets
+    "FACSCaliburHTS/Sample_Well_A02.fcs": 1, "FACS_Diva/facs_diva_test.fcs": 1,
+    "Fortessa/FCS_3.0_Fortessa_PBS_Specimen_001_A1_A01.fcs": 1,
+    "HTS_BD_LSR-II/HTS_BD_LSR_II_Mixed_Specimen_001_D6_D06.fcs": 1,
+    "MiltenyiBiotec/FCS2.0/EY_2013-07-19_PBS_FCS_2.0_Custom_Without_Add_Well_A1.001.fcs": 1,
+    "MiltenyiBiotec/FCS3.0/FCS3.0_Custom_Compatible.fcs": 1, "cyflow_cube_8/cyflow_cube_8.fcs": 1,
+    "fake_bitmask_error/fcs1_cleaned.lmd": 1, "GuavaMuse/Guava Muse.fcs": 4,
+}
+OFF_BY_ONE = ["MiltenyiBiotec/FCS3.1/EY_2013-07-19_PBS_FCS_3.1_Custom_Add_Well_A1.001.fcs",
+              "MiltenyiBiotec/FCS3.1/EY_2013-07-19_PBS_FCS_3.1_Custom_Without_Add_Well_A1.001.fcs",
+              "MiltenyiBiotec/FCS3.1/EY_2013-07-19_PBS_FCS_3.1_Well_A1.001.fcs",
+              "MiltenyiBiotec/FCS3.1/SG_2014-09-26_Duplicate_Names.fcs"]
+BROKEN = ["Cytek_xP5/Cytek_xP5.fcs", "corrupted/corrupted.fcs", "cytek-nl-2000/sample_header.fcs",
+          "fake_large_fcs/fake_large_fcs.fcs"]
+
+
+def test_the_17_real_files_are_all_accounted_for():
+    files = sorted(str(p.relative_to(fcsparser_dir())) for p in fcsparser_dir().rglob("*") if p.suffix.lower() in
+                   (".fcs", ".lmd"))
+    assert sorted([*PARSEABLE, *OFF_BY_ONE, *BROKEN]) == files
+
+
+@pytest.mark.parametrize("name", [*PARSEABLE, *OFF_BY_ONE])
+def test_every_parseable_real_file_reads(name):
+    data = read_fcs(fcsparser_dir() / name, ASINH)
+    assert len(data) == PARSEABLE.get(name, 1)
+    for d in data:
+        assert d.events.shape[1] == len(d.markers) == len(set(d.markers)) and len(d.events) > 0
+        assert np.isfinite(d.events).all()
+    if name.startswith("FACS_Diva"):  # CD markers in $PnS, spill matrix in the file
+        assert {"CD20", "CD10", "CD45", "CD34", "CD19", "CD38"} <= set(data[0].markers) and data[0].compensated
+
+
+@pytest.mark.parametrize("name", OFF_BY_ONE)
+def test_off_by_one_offsets_are_refused_unless_tolerated(name):
+    with pytest.raises(UserError, match=Path(name).name):
+        read_fcs(fcsparser_dir() / name, ASINH, tolerate_off_by_one=False)
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_broken_real_files_fail_naming_the_file(name):
+    with pytest.raises(UserError, match=Path(name).name):
+        read_fcs(fcsparser_dir() / name, ASINH)
+
+
+def _study(tmp_path, n_files=3):
+    rng = np.random.default_rng(2)
+    folder = tmp_path / "fcs" / "S1"
+    for i in range(n_files):
+        write_sample(folder / f"s{i}.fcs", rng)
+    write_manifest(tmp_path / "manifest.yaml", [{"id": "S1", "files": [
+        {"path": f"s{i}.fcs", "sample": f"s{i}", "labels": {"label": str(i % 2)}} for i in range(n_files)]}])
+    return folder
+
+
+def test_ingest_writes_one_anndata_per_study(tmp_path):
+    import anndata as ad
+
+    _study(tmp_path)
+    ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "studies.csv", FCS_CFG, real=False)
+    adata = ad.read_h5ad(tmp_path / "out" / "S1.h5ad")
+    assert adata.shape == (600, 3) and list(adata.var_names) == ["CD3", "HLA-DR", "PD-1"]
+    assert sorted(adata.obs["sample"].unique()) == ["s0", "s1", "s2"] and set(adata.obs["label"]) == {"0", "1"}
+
+
+def test_a_truncated_file_stops_ingest_with_its_name_and_no_anndata(tmp_path):
+    folder = _study(tmp_path)
+    data = (folder / "s2.fcs").read_bytes()
+    (folder / "s2.fcs").write_bytes(data[: len(data) // 2])
+    with pytest.raises(UserError, match="s2.fcs"):
+        ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "studies.csv", FCS_CFG,
+               real=False)
+    assert not list(tmp_path.rglob("*.h5ad")) and not (tmp_path / "studies.csv").exists()
+
+
+def test_a_checksum_mismatch_and_an_empty_manifest_are_clear_errors(tmp_path):
+    _study(tmp_path, 1)
+    write_manifest(tmp_path / "manifest.yaml", [{"id": "S1", "files": [
+        {"path": "s0.fcs", "sample": "s0", "url": "https://example.org/s0.fcs", "sha256": "0" * 64}]}])
+    with pytest.raises(UserError, match="corrupted"):
+        ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+    write_manifest(tmp_path / "manifest.yaml", [])
+    with pytest.raises(UserError, match="lists no public studies"):
+        ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+
+
+def test_real_path_fetches_verifies_and_ingests(tmp_path):
+    """The data: real path end to end without a network: file:// URLs, sha256 checked, then the same ingest."""
+    from neurips26.common.fetch import sha256_of
+    from neurips26.papers.cytometry_encoder.manifest import fetch_studies
+
+    source = tmp_path / "remote"
+    write_sample(source / "x.fcs", np.random.default_rng(4))
+    entry = {"path": "x.fcs", "sample": "x", "url": (source / "x.fcs").as_uri(), "sha256": sha256_of(source / "x.fcs")}
+    write_manifest(tmp_path / "m.yaml", [{"id": "FR-FCM-TEST", "license": "CC0", "files": [entry]},
+                                         {"id": "PRIVATE", "access": "credentialed", "files": [entry]}])
+    provenance = fetch_studies(tmp_path / "m.yaml", tmp_path / "raw")
+    assert provenance["studies"]["FR-FCM-TEST"]["files"] == 1 and provenance["skipped"] == {"PRIVATE": "credentialed"}
+    ingest(tmp_path / "m.yaml", tmp_path / "raw", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+    assert (tmp_path / "out" / "FR-FCM-TEST.h5ad").is_file() and not (tmp_path / "out" / "PRIVATE.h5ad").exists()
+    write_manifest(tmp_path / "m.yaml", [{"id": "BAD", "files": [{**entry, "sha256": "1" * 64}]}])
+    with pytest.raises(UserError, match="corrupted"):
+        fetch_studies(tmp_path / "m.yaml", tmp_path / "raw2")
+    assert not (tmp_path / "raw2").exists()

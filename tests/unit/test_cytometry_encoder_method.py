@@ -1,0 +1,135 @@
+"""The encoder and its evaluation against independent references: AUROC by pair counting, the probe against
+scikit-learn, set invariances of the encoder, the h5py AnnData reader against anndata, tables and claims."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from omegaconf import OmegaConf
+
+from neurips26.common.errors import UserError
+from neurips26.papers.cytometry_encoder import paper_claims, probe, tables
+from neurips26.papers.cytometry_encoder.corpus import read_h5ad
+from neurips26.papers.cytometry_encoder.ingest import _object_strings, to_anndata
+from neurips26.papers.cytometry_encoder.manifest import Study, load_manifest, write_manifest
+from neurips26.papers.cytometry_encoder.model import SetEncoder
+
+
+def test_auroc_equals_pair_counting_with_ties():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 60)
+    score = rng.integers(0, 8, 60).astype(float)  # many ties
+    pos, neg = score[y == 1], score[y == 0]
+    brute = np.mean([(p > n) + 0.5 * (p == n) for p in pos for n in neg])
+    assert probe.auroc(y, score) == pytest.approx(brute, abs=1e-12)
+
+
+def test_logistic_probe_matches_scikit_learn():
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(80, 5))
+    y = (x[:, 0] + 0.5 * rng.normal(size=80) > 0).astype(int)
+    beta = probe.fit_logistic(x, y, l2_c=0.7)
+    reference = LogisticRegression(C=0.7, tol=1e-10, max_iter=10000).fit(x, y)
+    np.testing.assert_allclose(beta[:-1], reference.coef_[0], atol=1e-5)
+    assert beta[-1] == pytest.approx(reference.intercept_[0], abs=1e-5)
+
+
+def test_folds_are_stratified_and_cv_auroc_separates_signal_from_noise():
+    rng = np.random.default_rng(2)
+    y = np.repeat([0, 1], 50)
+    fold = probe.stratified_folds(y, 5, seed=3)
+    assert all(np.sum((fold == k) & (y == 1)) == 10 for k in range(5))
+    signal = y[:, None] + 0.3 * rng.normal(size=(100, 3))
+    assert probe.cv_auroc(signal, y, 5, 1.0, 0) > 0.99
+    null = [probe.cv_auroc(rng.normal(size=(100, 3)), y, 5, 1.0, seed) for seed in range(40)]
+    assert abs(np.mean(null) - 0.5) < 0.04  # one null draw spreads +-0.09 (sd); 40 of them average near chance
+
+
+def _batch(b=2, c=7, m=5, d=16, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    x, names = torch.randn(b, c, m, generator=g), torch.randn(b, m, d, generator=g)
+    present = torch.ones(b, m, dtype=torch.bool)
+    present[1, -1] = False
+    return x, names, present
+
+
+def test_encoder_is_invariant_to_cell_order_and_marker_order():
+    torch.manual_seed(0)
+    model = SetEncoder(name_dim=16, width=8, heads=2, inducing=3).eval()
+    x, names, present = _batch()
+    with torch.no_grad():
+        h = model.cells(x, names, present)
+        z = model.sample_embedding(h)
+        cells = torch.randperm(x.shape[1])
+        z_cells = model.sample_embedding(model.cells(x[:, cells], names, present))
+        markers = torch.tensor([2, 0, 4, 1, 3])
+        h_markers = model.cells(x[:, :, markers], names[:, markers], present[:, markers])
+        padded = x.clone()
+        padded[1, :, -1] = 123.0  # an absent marker's value must not matter
+        h_padded = model.cells(padded, names, present)
+    torch.testing.assert_close(z_cells, z, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(h_markers, h, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(h_padded, h, atol=1e-6, rtol=1e-6)
+
+
+def test_h5py_reader_matches_anndata(tmp_path):
+    import anndata as ad
+
+    study = Study("S", [], annotations={"role": "x"})
+    obs = pd.DataFrame({"sample": ["a", "a", "b"], "study": "S", "label": ["1", "1", "0"]})
+    with _object_strings():  # written exactly as the ingest writes
+        to_anndata(study, np.arange(6, dtype=np.float32).reshape(3, 2), ["CD3", "CD4"], obs, False).write_h5ad(
+            tmp_path / "s.h5ad")
+    x, markers, columns, uns = read_h5ad(tmp_path / "s.h5ad")
+    reference = ad.read_h5ad(tmp_path / "s.h5ad")
+    np.testing.assert_array_equal(x, reference.X)
+    assert markers == list(reference.var_names) and uns["study"] == "S" and uns["role"] == "x"
+    for column in ("sample", "study", "label"):
+        assert list(columns[column]) == list(reference.obs[column].astype(str))
+
+
+def test_manifest_refuses_unverified_real_entries(tmp_path):
+    path = tmp_path / "m.yaml"
+    write_manifest(path, [{"id": "FR-FCM-TEST", "files": [{"path": "a.fcs", "sample": "a", "url": "https://x/a.fcs"}]}])
+    with pytest.raises(UserError, match="sha256"):
+        load_manifest(path, real=True)
+    write_manifest(path, [{"id": "bad id!", "files": [{"path": "a.fcs", "sample": "a"}]}])
+    with pytest.raises(UserError, match="id may hold"):
+        load_manifest(path, real=False)
+    write_manifest(path, [{"id": "S", "files": [{"path": "../a.fcs", "sample": "a"}]}])
+    with pytest.raises(UserError, match="inside the study folder"):
+        load_manifest(path, real=False)
+
+
+def test_removal_table_and_claims_follow_their_definitions():
+    rows = [{"task": t, "taxonomy": tax, "removed": r, "auroc": a, "seed": 0}
+            for t, tax, curve in [("a", "in_distribution", [0.9, 0.85, 0.8]), ("b", "novel_panel_x", [0.8, 0.6, 0.55]),
+                                  ("c", "novel_panel_y", [0.7, 0.69, 0.5]), ("n", "negative_control", [0.5, 0.9, 0.1])]
+            for r, a in enumerate(curve)]
+    removal = tables.table_removal(pd.DataFrame(rows))
+    median = removal[removal.task == "median_signal"].sort_values("removed")
+    np.testing.assert_allclose(median.auroc, [0.8, 0.69, 0.55])  # the control is left out of the median
+    tasks = pd.DataFrame([{"task": t, "taxonomy": tax, "method": m, "auroc": a} for t, tax, fr, sp in
+                          [("a", "in_distribution", 0.9, 0.95), ("b", "novel_panel_x", 0.8, 0.79),
+                           ("c", "novel_panel_y", 0.7, 0.71), ("n", "negative_control", 0.52, 0.6)]
+                          for m, a in (("frozen", fr), ("specialist", sp))])
+    scaling = pd.DataFrame([{"sweep": s, "x": x, "task": "mean_signal", "auroc": a} for s in ("capacity", "corpus")
+                            for x, a in zip([1, 2, 4], [0.6, 0.7, 0.72])])
+    cfg = OmegaConf.create({"claims": {"specialist_margin": 0.02, "min_tasks_matched": 4, "control_tolerance": 0.07,
+                                       "saturation_ratio": 1 / 3, "max_removal_drop": 0.1}})
+    claims, _ = paper_claims.build(tasks, scaling, removal, cfg)
+    verdicts = {c.id: c.to_json()["holds"] for c in claims}
+    # matched: b and c (novel) and n; a misses by 0.05 -> 3 of 4 tasks < 4 required
+    assert verdicts == {"matches_specialists": False, "negative_control": True, "scaling_saturates": True,
+                        "graceful_marker_removal": False}
+    assert claims[0].measured["novel_tasks_matched"] == 2 and claims[3].measured["max_median_step_drop"] == \
+        pytest.approx(0.14)
+
+
+def test_every_figure_has_a_stage():
+    from neurips26.papers.cytometry_encoder import figures, stages
+
+    assert set(stages.FIGURES) == set(figures.FIGURES)
+    assert {f"figure_{name}" for name in figures.FIGURES} <= set(stages.STAGES)

@@ -1,0 +1,264 @@
+# cytometry_encoder: a frozen pretrained encoder for clinical flow cytometry (seed abstract 11).
+# data -> FCS files (the synthetic universe, or the fetched real studies) -> one AnnData per study (ingest) ->
+# pretraining jobs, one per sweep point (capacity and corpus sweeps share the base point) -> test-time marker removal ->
+# specialists -> baselines -> tables over seeds -> figures -> claims.
+# Jobs fan out over sweep points and loop over the seeds (and the specialists over the tasks) inside: each job pays
+# ~3 s of imports (torch, the data) once, which keeps the tiny scale (~20 jobs) inside its 40 s on 2 cores; at default
+# the longest job (the 5 x 3 specialists) is still shorter than half the paper's CPU time, so 2 cores stay busy.
+# The sweep points depend on the scale: read from the paper's Hydra tree at parse time (names as in experiments.variants).
+CYTO_SCALE = scale_settings("cytometry_encoder")
+CYTO_VARIANTS = ["base"]
+CYTO_VARIANTS += [f"width{int(w)}" for w in CYTO_SCALE.sweeps.capacity if int(w) != int(CYTO_SCALE.model.width)]
+CYTO_VARIANTS += [f"corpus{float(f):g}" for f in CYTO_SCALE.sweeps.corpus if float(f) != 1.0]
+CYTO = "results/cytometry_encoder"
+CYTO_TABLE_INPUTS = {
+    "tasks": [f"{CYTO}/runs/pretrain/base.csv", f"{CYTO}/runs/specialists.csv", f"{CYTO}/runs/baselines.csv"],
+    "scaling": expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS),
+    "removal": [f"{CYTO}/runs/removal.csv"],
+    "panels": [f"{CYTO}/runs/studies.csv"],
+}
+CYTO_FIGURES = {"task_auroc": "tasks", "scaling_capacity": "scaling", "scaling_corpus": "scaling",
+                "marker_removal": "removal", "umap_embeddings": "umap"}
+
+EXTRA_OUTPUTS["cytometry_encoder"] = sorted({p for paths in CYTO_TABLE_INPUTS.values() for p in paths}) + [
+    f"{CYTO}/tables/scaling.csv", f"{CYTO}/tables/removal.csv", f"{CYTO}/tables/umap.csv"]
+
+
+# The ingest's sources: the fetched real studies (data: real) or the generated universe (embedded).
+CYTO_SOURCES = (
+    {"manifest": "data/manifests/cytometry_studies.yaml", "fetched": "data/raw/cytometry/provenance.json"}
+    if config["data"] == "real"
+    else {"universe": f"{CYTO}/runs/universe"}
+)
+
+
+rule cytometry_encoder_config:
+    input:
+        hydra_files("cytometry_encoder"),
+    output:
+        f"{CYTO}/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/cytometry_encoder/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 cytometry_encoder config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule cytometry_encoder_universe:
+    input:
+        config=f"{CYTO}/config.yaml",
+        code=code_files("cytometry_encoder", "universe", "fcs", "manifest", "markers"),
+    output:
+        directory(f"{CYTO}/runs/universe"),
+    log:
+        "logs/cytometry_encoder/universe.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/universe.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 cytometry_encoder universe --config {input.config} --output {output} > {log} 2>&1"
+
+
+rule cytometry_encoder_ingest:
+    input:
+        unpack(lambda w: CYTO_SOURCES),
+        config=f"{CYTO}/config.yaml",
+        code=code_files("cytometry_encoder", "ingest", "fcs", "manifest", "markers"),
+    output:
+        anndata=directory(f"{CYTO}/runs/anndata"),
+        studies=f"{CYTO}/runs/studies.csv",
+    params:
+        sources=lambda w, input: (f"{input.manifest} data/raw/cytometry" if config["data"] == "real"
+                                  else f"{input.universe}/manifest.yaml {input.universe}/fcs"),
+    log:
+        "logs/cytometry_encoder/ingest.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/ingest.tsv"
+    resources:
+        mem_mb=4000,
+        runtime=20,
+    shell:
+        "python -m neurips26 cytometry_encoder ingest --config {input.config} --input {params.sources}"
+        " --output {output.anndata} {output.studies} > {log} 2>&1"
+
+
+rule cytometry_encoder_pretrain:
+    input:
+        config=f"{CYTO}/config.yaml",
+        anndata=f"{CYTO}/runs/anndata",
+        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers"),
+    output:
+        run=f"{CYTO}/runs/pretrain/{{variant}}.csv",
+        models=f"{CYTO}/runs/pretrain/{{variant}}.pt",
+    wildcard_constraints:
+        variant="|".join(CYTO_VARIANTS),
+    log:
+        "logs/cytometry_encoder/run_pretrain_{variant}.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/pretrain_{variant}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 cytometry_encoder pretrain variant={wildcards.variant} --config {input.config}"
+        " --input {input.anndata} --output {output.run} {output.models} --threads {threads} > {log} 2>&1"
+
+
+rule cytometry_encoder_removal:
+    input:
+        config=f"{CYTO}/config.yaml",
+        anndata=f"{CYTO}/runs/anndata",
+        models=f"{CYTO}/runs/pretrain/base.pt",
+        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers"),
+    output:
+        run=f"{CYTO}/runs/removal.csv",
+        embeddings=f"{CYTO}/runs/embeddings.npz",
+    log:
+        "logs/cytometry_encoder/run_removal.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/removal.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 cytometry_encoder removal --config {input.config}"
+        " --input {input.anndata} {input.models} --output {output.run} {output.embeddings}"
+        " --threads {threads} > {log} 2>&1"
+
+
+rule cytometry_encoder_specialists:
+    input:
+        config=f"{CYTO}/config.yaml",
+        anndata=f"{CYTO}/runs/anndata",
+        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers"),
+    output:
+        f"{CYTO}/runs/specialists.csv",
+    log:
+        "logs/cytometry_encoder/run_specialists.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/specialists.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=60,
+    shell:
+        "python -m neurips26 cytometry_encoder specialists --config {input.config}"
+        " --input {input.anndata} --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule cytometry_encoder_baselines:
+    input:
+        config=f"{CYTO}/config.yaml",
+        anndata=f"{CYTO}/runs/anndata",
+        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "baselines",
+                        "markers"),
+    output:
+        f"{CYTO}/runs/baselines.csv",
+    log:
+        "logs/cytometry_encoder/run_baselines.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/baselines.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 cytometry_encoder baselines --config {input.config}"
+        " --input {input.anndata} --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule cytometry_encoder_umap:
+    input:
+        config=f"{CYTO}/config.yaml",
+        embeddings=f"{CYTO}/runs/embeddings.npz",
+        code=code_files("cytometry_encoder", "embedding_map"),
+    output:
+        f"{CYTO}/tables/umap.csv",
+    log:
+        "logs/cytometry_encoder/umap.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/umap.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=10,
+    shell:
+        "python -m neurips26 cytometry_encoder umap --config {input.config} --input {input.embeddings}"
+        " --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule cytometry_encoder_table:
+    input:
+        config=f"{CYTO}/config.yaml",
+        runs=lambda w: CYTO_TABLE_INPUTS[w.table],
+        code=code_files("cytometry_encoder", "tables"),
+    output:
+        f"{CYTO}/tables/{{table}}.csv",
+    wildcard_constraints:
+        table="|".join(CYTO_TABLE_INPUTS),
+    log:
+        "logs/cytometry_encoder/table_{table}.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 cytometry_encoder table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule cytometry_encoder_figure:
+    input:
+        config=f"{CYTO}/config.yaml",
+        table=lambda w: f"{CYTO}/tables/{CYTO_FIGURES[w.figure]}.csv",
+        code=code_files("cytometry_encoder", "figures"),
+    output:
+        report(
+            f"{CYTO}/figures/{{figure}}.png",
+            caption="../report/cytometry_encoder_figure.rst",
+            category="cytometry_encoder",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(CYTO_FIGURES),
+    log:
+        "logs/cytometry_encoder/figure_{figure}.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 cytometry_encoder figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule cytometry_encoder_claims:
+    input:
+        config=f"{CYTO}/config.yaml",
+        tables=expand(f"{CYTO}/tables/{{table}}.csv", table=["tasks", "scaling", "removal"]),
+        figures=expand(f"{CYTO}/figures/{{figure}}.png", figure=CYTO_FIGURES),
+        panels=f"{CYTO}/tables/panels.csv",
+        code=code_files("cytometry_encoder", "paper_claims"),
+    output:
+        claims=f"{CYTO}/claims.json",
+        metrics=f"{CYTO}/metrics.json",
+    log:
+        "logs/cytometry_encoder/claims.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 cytometry_encoder claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
