@@ -36,7 +36,10 @@ class PatternAggregator:
         acc = ((preds == y[:, None]).sum(0) + 1.0) / (len(y) + 2.0)
         self.weights = np.log(np.maximum(k - 1, 1) * acc / (1.0 - acc))
         votes = self._vote_logits(preds)
-        losses = [-np.log(_softmax(votes * t + self.prior)[np.arange(len(y)), y] + 1e-12).mean() for t in TEMPERATURES]
+        logits = votes[None] * TEMPERATURES[:, None, None] + self.prior  # (temperatures, n, K)
+        top = logits.max(2, keepdims=True)
+        log_norm = (top + np.log(np.exp(logits - top).sum(2, keepdims=True)))[..., 0]
+        losses = (log_norm - logits[:, np.arange(len(y)), y]).mean(1)
         self.temperature = float(TEMPERATURES[int(np.argmin(losses))])
         self.patterns, codes = (np.unique(preds, axis=0, return_inverse=True) if preds.shape[1]
                                 else (np.zeros((1, 0), dtype=preds.dtype), np.zeros(len(y), dtype=np.int64)))
