@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
-
 COLORS = {"greedy_mi": "tab:red", "top_k": "tab:blue", "random_k": "grey", "greedy_acc": "tab:green",
           "acc_div": "tab:purple", "all_vote": "black", "best_single": "tab:orange"}
 
 
 def _curves(table: pd.DataFrame, column: str, ylabel: str):
+    from neurips26.common.plotting import new_figure  # matplotlib only in the figure jobs
+
     tasks = sorted(table.task.unique(), key=lambda t: (not t.startswith("sim"), t))
     fig, axes = new_figure(len(tasks), width_per_col=2.7, height=2.9)
     for ax, task in zip(axes, tasks):
@@ -42,6 +42,8 @@ def mi_vs_budget(table: pd.DataFrame):
 def error_floor_vs_rho(table: pd.DataFrame):
     """Left: plurality-vote floor vs rho, closed form (lines) and simulation (points). Right: K = 2 information of M
     votes vs M against the ceiling I(Y; F) (eps = 0.3 rows)."""
+    from neurips26.common.plotting import new_figure
+
     fig, axes = new_figure(2, width_per_col=3.8)
     vote = table[table.kind == "vote"]
     for (k, eps), part in vote.groupby(["classes", "eps"]):
@@ -56,7 +58,7 @@ def error_floor_vs_rho(table: pd.DataFrame):
         line = axes[1].plot(part.models, part.information, "o-", ms=2.5, lw=1, label=f"rho={rho:g}")[0]
         axes[1].axhline(part.ceiling.iloc[0], color=line.get_color(), ls=":", lw=0.8)
     axes[1].set_xscale("log")
-    axes[1].set_xlabel("models M (K = 2, eps = %.2g)" % eps0)
+    axes[1].set_xlabel(f"models M (K = 2, eps = {eps0:.2g})")
     axes[1].set_ylabel("I(Y; votes) [bits]; dotted: ceiling I(Y; F)")
     axes[1].legend(fontsize=6)
     return fig

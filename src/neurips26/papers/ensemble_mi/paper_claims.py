@@ -77,7 +77,8 @@ def build(main: pd.DataFrame, floor: pd.DataFrame, estimator: pd.DataFrame, cfg)
 
     steps = [np.diff(part.sort_values("rho").simulated.to_numpy()) for _, part in vote.groupby(["classes", "eps"])]
     closed = [np.diff(part.sort_values("rho").closed_form.to_numpy()) for _, part in vote.groupby(["classes", "eps"])]
-    g = {"min_simulated_step": float(min(x.min() for x in steps)), "min_closed_form_step": float(min(x.min() for x in closed))}
+    g = {"min_simulated_step": float(min(x.min() for x in steps)),
+         "min_closed_form_step": float(min(x.min() for x in closed))}
     rises = Claim("floor_rises_with_rho", "the error floor rises with the latent correlation rho (every step of the rho "
                   "grid, every eps and K; simulation with common random numbers)",
                   "min_simulated_step > 0 and min_closed_form_step > 0", g,
