@@ -12,14 +12,16 @@ ENSEMBLE_MI_FAMILIES = ["classic"] + (["minilm"] if ENSEMBLE_MI.minilm.enabled e
 ENSEMBLE_MI_CLASSES = [int(k) for k in ENSEMBLE_MI.simulator.classes]
 ENSEMBLE_MI_RUNS = [f"sim_K{k}" for k in ENSEMBLE_MI_CLASSES] + [f"real_{t}" for t in ENSEMBLE_MI_TASKS]
 ENSEMBLE_MI_FIGURES = {"acc_vs_budget": "main", "mi_vs_budget": "main", "error_floor_vs_rho": "floor"}
-
-
-def ensemble_mi_runs(kinds):
-    return expand("results/ensemble_mi/runs/{run}/seed{seed}.csv", run=kinds, seed=SEEDS)
-
+# table -> the per-seed run CSVs it aggregates
+ENSEMBLE_MI_TABLES = {
+    table: expand("results/ensemble_mi/runs/{run}/seed{seed}.csv", run=runs, seed=SEEDS)
+    for table, runs in [("main", ENSEMBLE_MI_RUNS), ("estimator", ENSEMBLE_MI_RUNS),
+                        ("selected_models", ENSEMBLE_MI_RUNS), ("floor", ["floor"])]
+}
 
 EXTRA_OUTPUTS["ensemble_mi"] = (
-    ensemble_mi_runs(ENSEMBLE_MI_RUNS + ["floor"])
+    ENSEMBLE_MI_TABLES["main"]
+    + ENSEMBLE_MI_TABLES["floor"]
     + expand("results/ensemble_mi/predictions/{task}/{family}.csv", task=ENSEMBLE_MI_TASKS, family=ENSEMBLE_MI_FAMILIES)
     + ["results/ensemble_mi/tables/estimator.csv"]
 )
@@ -155,12 +157,12 @@ rule ensemble_mi_run_floor:
 rule ensemble_mi_table:
     input:
         config="results/ensemble_mi/config.yaml",
-        runs=lambda w: ensemble_mi_runs(["floor"] if w.table == "floor" else ENSEMBLE_MI_RUNS),
+        runs=lambda w: ENSEMBLE_MI_TABLES[w.table],
         code=code_files("ensemble_mi", "tables"),
     output:
         "results/ensemble_mi/tables/{table}.csv",
     wildcard_constraints:
-        table="main|estimator|floor|selected_models",
+        table="|".join(ENSEMBLE_MI_TABLES),
     log:
         "logs/ensemble_mi/table_{table}.log",
     benchmark:
