@@ -41,7 +41,8 @@ def text_members(task: Task, seed: int) -> dict[str, np.ndarray]:
     for name, idx in halves.items():
         out[f"tfidf_lr_half_{name}"] = LogisticRegression(C=4.0, max_iter=2000).fit(wtr[idx], ytr[idx]).predict(wpo)
     bigram = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), min_df=2, max_features=40000)
-    out["bigram_svm"] = LinearSVC(C=0.5).fit(bigram.fit_transform(xtr), ytr).predict(bigram.transform(xpo))
+    svm = LinearSVC(C=0.5, random_state=seed).fit(bigram.fit_transform(xtr), ytr)
+    out["bigram_svm"] = svm.predict(bigram.transform(xpo))
     char = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True, min_df=3, max_features=30000)
     out["char_lr"] = LogisticRegression(C=4.0, max_iter=2000).fit(char.fit_transform(xtr), ytr).predict(char.transform(xpo))
     count = CountVectorizer(min_df=2, max_features=20000)
