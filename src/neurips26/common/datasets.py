@@ -98,8 +98,8 @@ def fetch_real(dataset: Dataset, root: Path) -> list[Path]:
 def prepare(dataset: Dataset, mode: str, root: Path) -> Path:
     """Materialise a dataset under data/raw/<id>/ and return its provenance.json.
 
-    real: download every file (sha256-checked). embedded: copy files shipped inside an installed registry package
-    (sha256-checked) or, for a generator, record which generator makes the data inside the run stages.
+    real: download every file (sha256-checked). embedded: copy files (and folders, `trees`) shipped inside an installed
+    registry package (sha256-checked) or, for a generator, record which generator makes the data inside the run stages.
     """
     if mode == "real":
         fetch_real(dataset, root)
@@ -132,6 +132,8 @@ def extract_embedded(dataset: Dataset, root: Path) -> None:
     except importlib.metadata.PackageNotFoundError:
         raise UserError(f"dataset {dataset.id!r} needs the package {package!r}, which is not installed") from None
     copied = {}
+    for entry in source.get("trees", []):
+        copied[Path(entry["path"]).name] = copy_tree(dataset, package, version, installed, entry, root)
     for entry in files:
         if entry["path"] not in installed:
             raise UserError(f"dataset {dataset.id!r}: {entry['path']} is not part of the installed {package} {version}")
@@ -163,6 +165,46 @@ def copy_system_files(dataset: Dataset, root: Path) -> None:
         copied[dest.name] = {"system_path": str(origin), "sha256": entry["sha256"]}
     write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="embedded", system_package=package,
                      version=source.get("version", "unknown"), files=copied)
+def tree_digest(files: dict[str, Path]) -> str:
+    """One sha256 for a folder of files: the sha256 of the sorted lines `relative/path<TAB>sha256 of the file`."""
+    import hashlib
+
+    from neurips26.common.fetch import sha256_of
+
+    lines = "".join(f"{name}\t{sha256_of(path)}\n" for name, path in sorted(files.items()))
+    return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def copy_tree(dataset: Dataset, package: str, version: str, installed: dict, entry: dict, root: Path) -> dict:
+    """Copy a folder shipped inside a package (a corpus of many small files), checked by its tree_digest; the folder
+    appears under data/raw/<id>/ only once complete and verified."""
+    import os
+    import shutil
+    import tempfile
+
+    prefix = entry["path"].rstrip("/") + "/"
+    files = {name[len(prefix):]: Path(f.locate()) for name, f in installed.items()
+             if name.startswith(prefix) and "__pycache__" not in name}
+    if not files:
+        raise UserError(f"dataset {dataset.id!r}: {entry['path']} is not a folder of the installed {package} {version}")
+    actual = tree_digest(files)
+    if actual != entry["sha256"]:
+        raise UserError(f"dataset {dataset.id!r}: the folder {entry['path']} of {package} {version} is corrupted: "
+                        f"tree sha256 {actual}, expected {entry['sha256']}")
+    dest = dataset.raw_dir(root) / Path(entry["path"]).name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent))
+    try:
+        for name, origin in files.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(origin, tmp / name)
+        if dest.exists():
+            shutil.rmtree(dest)
+        os.replace(tmp, dest)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return {"package_path": entry["path"], "tree_sha256": entry["sha256"], "files": len(files)}
 
 
 def write_provenance(path: Path, dataset: Dataset, mode: str, **details) -> None:

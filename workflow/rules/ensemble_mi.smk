@@ -1,0 +1,223 @@
+# ensemble_mi: budgeted ensemble selection by greedy mutual information (seed abstract 3).
+# Member predictions are cached once per task and family (classic, minilm) or for all tasks in one job (smollm2: loading
+# the causal LM costs ~20 s, paid once); runs read the caches, one job per task x seed (simulator: per K x seed), every
+# method and budget inside (a job costs seconds; splitting further would pay the imports again). Tables aggregate, figures
+# are drawn from tables, claims computed from tables.
+ENSEMBLE_MI = scale_settings("ensemble_mi")
+ENSEMBLE_MI_TASKS = list(ENSEMBLE_MI.tasks.names)
+ENSEMBLE_MI_DATA = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu": "ensemble_mi_mmlu"}
+ENSEMBLE_MI_FAMILIES = ["classic"] + (["minilm"] if ENSEMBLE_MI.minilm.enabled else []) + (
+    ["smollm2"] if ENSEMBLE_MI.llm.enabled else []
+)
+ENSEMBLE_MI_CLASSES = [int(k) for k in ENSEMBLE_MI.simulator.classes]
+ENSEMBLE_MI_RUNS = [f"sim_K{k}" for k in ENSEMBLE_MI_CLASSES] + [f"real_{t}" for t in ENSEMBLE_MI_TASKS]
+ENSEMBLE_MI_FIGURES = {"acc_vs_budget": "main", "mi_vs_budget": "main", "error_floor_vs_rho": "floor"}
+# table -> the per-seed run CSVs it aggregates
+ENSEMBLE_MI_TABLES = {
+    table: expand("results/ensemble_mi/runs/{run}/seed{seed}.csv", run=runs, seed=SEEDS)
+    for table, runs in [("main", ENSEMBLE_MI_RUNS), ("estimator", ENSEMBLE_MI_RUNS),
+                        ("selected_models", ENSEMBLE_MI_RUNS), ("floor", ["floor"])]
+}
+
+EXTRA_OUTPUTS["ensemble_mi"] = (
+    ENSEMBLE_MI_TABLES["main"]
+    + ENSEMBLE_MI_TABLES["floor"]
+    + expand("results/ensemble_mi/predictions/{task}/{family}.csv", task=ENSEMBLE_MI_TASKS, family=ENSEMBLE_MI_FAMILIES)
+    + ["results/ensemble_mi/tables/estimator.csv"]
+)
+
+
+rule ensemble_mi_config:
+    input:
+        hydra_files("ensemble_mi"),
+    output:
+        "results/ensemble_mi/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/ensemble_mi/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 ensemble_mi config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule ensemble_mi_predict:
+    input:
+        data=lambda w: f"data/raw/{ENSEMBLE_MI_DATA[w.task]}/provenance.json",
+        config="results/ensemble_mi/config.yaml",
+        code=code_files("ensemble_mi", "data", "members", "embedding", "predictions"),
+    output:
+        "results/ensemble_mi/predictions/{task}/{family}.csv",
+    wildcard_constraints:
+        task="|".join(ENSEMBLE_MI_TASKS),
+        family="classic|minilm",
+    log:
+        "logs/ensemble_mi/predict_{task}_{family}.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/predict_{task}_{family}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=20,
+    shell:
+        "python -m neurips26 ensemble_mi predict_{wildcards.family} --config {input.config} --input {input.data}"
+        " --output {output} --threads {threads} task={wildcards.task} > {log} 2>&1"
+
+
+rule ensemble_mi_predict_llm:
+    input:
+        data=[f"data/raw/{ENSEMBLE_MI_DATA[t]}/provenance.json" for t in ENSEMBLE_MI_TASKS],
+        config="results/ensemble_mi/config.yaml",
+        code=code_files("ensemble_mi", "data", "llm", "predictions"),
+    output:
+        expand("results/ensemble_mi/predictions/{task}/smollm2.csv", task=ENSEMBLE_MI_TASKS),
+    log:
+        "logs/ensemble_mi/predict_smollm2.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/predict_smollm2.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    shell:
+        "python -m neurips26 ensemble_mi predict_llm --config {input.config} --input {input.data}"
+        " --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule ensemble_mi_run_real:
+    input:
+        predictions=lambda w: expand(
+            "results/ensemble_mi/predictions/{task}/{family}.csv", task=w.task, family=ENSEMBLE_MI_FAMILIES
+        ),
+        config="results/ensemble_mi/config.yaml",
+        code=code_files("ensemble_mi", "aggregator", "information", "method", "baselines", "experiments"),
+    output:
+        "results/ensemble_mi/runs/real_{task}/seed{seed}.csv",
+    wildcard_constraints:
+        task="|".join(ENSEMBLE_MI_TASKS),
+        seed=r"\d+",
+    log:
+        "logs/ensemble_mi/run_real_{task}_seed{seed}.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/run_real_{task}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=20,
+    shell:
+        "python -m neurips26 ensemble_mi run_real --config {input.config} --input {input.predictions}"
+        " --seed {wildcards.seed} --output {output} --threads {threads} task={wildcards.task} > {log} 2>&1"
+
+
+rule ensemble_mi_run_sim:
+    input:
+        config="results/ensemble_mi/config.yaml",
+        code=code_files("ensemble_mi", "copula", "aggregator", "information", "method", "baselines", "experiments"),
+    output:
+        "results/ensemble_mi/runs/sim_K{classes}/seed{seed}.csv",
+    wildcard_constraints:
+        classes="|".join(str(k) for k in ENSEMBLE_MI_CLASSES),
+        seed=r"\d+",
+    log:
+        "logs/ensemble_mi/run_sim_K{classes}_seed{seed}.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/run_sim_K{classes}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=20,
+    shell:
+        "python -m neurips26 ensemble_mi run_sim --config {input.config} --seed {wildcards.seed} --output {output}"
+        " --threads {threads} classes={wildcards.classes} > {log} 2>&1"
+
+
+rule ensemble_mi_run_floor:
+    input:
+        config="results/ensemble_mi/config.yaml",
+        code=code_files("ensemble_mi", "copula", "experiments"),
+    output:
+        "results/ensemble_mi/runs/floor/seed{seed}.csv",
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/ensemble_mi/run_floor_seed{seed}.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/run_floor_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1500,
+        runtime=20,
+    shell:
+        "python -m neurips26 ensemble_mi run_floor --config {input.config} --seed {wildcards.seed} --output {output}"
+        " --threads {threads} > {log} 2>&1"
+
+
+rule ensemble_mi_table:
+    input:
+        config="results/ensemble_mi/config.yaml",
+        runs=lambda w: ENSEMBLE_MI_TABLES[w.table],
+        code=code_files("ensemble_mi", "tables"),
+    output:
+        "results/ensemble_mi/tables/{table}.csv",
+    wildcard_constraints:
+        table="|".join(ENSEMBLE_MI_TABLES),
+    log:
+        "logs/ensemble_mi/table_{table}.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 ensemble_mi table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule ensemble_mi_figure:
+    input:
+        config="results/ensemble_mi/config.yaml",
+        table=lambda w: f"results/ensemble_mi/tables/{ENSEMBLE_MI_FIGURES[w.figure]}.csv",
+        code=code_files("ensemble_mi", "figures"),
+    output:
+        report(
+            "results/ensemble_mi/figures/{figure}.png",
+            caption="../report/ensemble_mi_figure.rst",
+            category="ensemble_mi",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(ENSEMBLE_MI_FIGURES),
+    log:
+        "logs/ensemble_mi/figure_{figure}.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 ensemble_mi figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule ensemble_mi_claims:
+    input:
+        config="results/ensemble_mi/config.yaml",
+        tables=expand("results/ensemble_mi/tables/{table}.csv", table=["main", "floor", "estimator"]),
+        selected="results/ensemble_mi/tables/selected_models.csv",
+        figures=expand("results/ensemble_mi/figures/{figure}.png", figure=ENSEMBLE_MI_FIGURES),
+        code=code_files("ensemble_mi", "paper_claims"),
+    output:
+        claims="results/ensemble_mi/claims.json",
+        metrics="results/ensemble_mi/metrics.json",
+    log:
+        "logs/ensemble_mi/claims.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 ensemble_mi claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
