@@ -5,9 +5,12 @@
 # files outside the manifest (not deterministic); tables/main.csv reads the timing, see the paper README.
 DOFP_LUT_FIRST_SEED = SEEDS[0]
 DOFP_LUT_DATA = "data/raw/dofp_lut_skimage/provenance.json"
-DOFP_LUT_FIGURES = ["pareto_quality_runtime", "component_ablation"]  # drawn from tables/main.csv
+DOFP_LUT_FIGURES = {"pareto_quality_runtime": "main", "component_ablation": "ablation"}  # figure -> its table
+DOFP_LUT_ABLATIONS = ["A", "P", "H"]  # each stage's teacher retrained without it, on the first seed only (time)
 
-EXTRA_OUTPUTS["dofp_lut"] = expand("results/dofp_lut/runs/seed{seed}.{ext}", seed=SEEDS, ext=["csv", "npz"])
+EXTRA_OUTPUTS["dofp_lut"] = expand("results/dofp_lut/runs/seed{seed}.{ext}", seed=SEEDS, ext=["csv", "npz"]) + expand(
+    "results/dofp_lut/runs/ablation_{stage}_seed{seed}.csv", stage=DOFP_LUT_ABLATIONS, seed=DOFP_LUT_FIRST_SEED
+)
 
 
 rule dofp_lut_config:
@@ -47,6 +50,29 @@ rule dofp_lut_run:
     shell:
         "python -m neurips26 dofp_lut run --config {input.config} --input {input.data} --seed {wildcards.seed}"
         " --output {output.run} {output.arrays} --threads {threads} > {log} 2>&1"
+
+
+rule dofp_lut_ablation:
+    input:
+        data=DOFP_LUT_DATA,
+        config="results/dofp_lut/config.yaml",
+        code=code_files("dofp_lut", exclude=("tables", "figures", "paper_claims", "stages", "timing")),
+    output:
+        "results/dofp_lut/runs/ablation_{stage}_seed{seed}.csv",
+    wildcard_constraints:
+        stage="|".join(DOFP_LUT_ABLATIONS),
+        seed=r"\d+",
+    log:
+        "logs/dofp_lut/ablation_{stage}_seed{seed}.log",
+    benchmark:
+        "logs/dofp_lut/benchmarks/ablation_{stage}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 dofp_lut run_ablation_{wildcards.stage} --config {input.config} --input {input.data}"
+        " --seed {wildcards.seed} --output {output} --threads {threads} > {log} 2>&1"
 
 
 # ms per megapixel of every method, by the protocol of config `timing` (one measuring thread; the job holds every core).
@@ -113,10 +139,30 @@ rule dofp_lut_table:
         " --output {output} > {log} 2>&1"
 
 
+rule dofp_lut_table_ablation:
+    input:
+        config="results/dofp_lut/config.yaml",
+        runs=[f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.csv"]
+        + expand("results/dofp_lut/runs/ablation_{stage}_seed{seed}.csv", stage=DOFP_LUT_ABLATIONS, seed=DOFP_LUT_FIRST_SEED),
+        code=code_files("dofp_lut", "tables"),
+    output:
+        "results/dofp_lut/tables/ablation.csv",
+    log:
+        "logs/dofp_lut/table_ablation.log",
+    benchmark:
+        "logs/dofp_lut/benchmarks/table_ablation.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 dofp_lut table_ablation --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
 rule dofp_lut_figure:
     input:
         config="results/dofp_lut/config.yaml",
-        table="results/dofp_lut/tables/main.csv",
+        table=lambda w: f"results/dofp_lut/tables/{DOFP_LUT_FIGURES[w.figure]}.csv",
         code=code_files("dofp_lut", "figures"),
     output:
         report(
@@ -166,7 +212,7 @@ rule dofp_lut_figure_maps:
 rule dofp_lut_claims:
     input:
         config="results/dofp_lut/config.yaml",
-        table="results/dofp_lut/tables/main.csv",
+        tables=["results/dofp_lut/tables/main.csv", "results/dofp_lut/tables/ablation.csv"],
         figures=expand("results/dofp_lut/figures/{figure}.png", figure=[*DOFP_LUT_FIGURES, "dolp_aolp_maps"]),
         throughput="results/dofp_lut/throughput.csv",
         code=code_files("dofp_lut", "paper_claims"),
@@ -181,5 +227,5 @@ rule dofp_lut_claims:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python -m neurips26 dofp_lut claims --config {input.config} --input {input.table}"
+        "python -m neurips26 dofp_lut claims --config {input.config} --input {input.tables}"
         " --output {output.claims} {output.metrics} > {log} 2>&1"

@@ -40,7 +40,10 @@ def load_rgb(data_dir: Path, name: str, max_side: int) -> np.ndarray:
     path = data_dir / IMAGE_FILES[name]
     if not path.is_file():
         raise UserError(f"dofp_lut: {path} is missing; run the data_prepare rule for dofp_lut_skimage")
-    image = skimage.io.imread(path)
+    try:
+        image = skimage.io.imread(path)
+    except Exception as error:  # a truncated or corrupted file: name it, whatever the decoder raised
+        raise UserError(f"{path}: cannot read the image ({type(error).__name__}: {error})") from None
     if image.ndim != 3 or image.shape[2] not in (3, 4):
         raise UserError(f"{path}: expected a colour image, got shape {image.shape}")
     rgb = skimage.color.rgba2rgb(image) if image.shape[2] == 4 else image[..., :3] / 255.0

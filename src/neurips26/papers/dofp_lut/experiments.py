@@ -30,7 +30,8 @@ def methods(luts, generic_table, teacher, cfg) -> dict[str, tuple[str, object]]:
     }
     for stage in method.STAGES:
         kept = tuple(s for s in method.STAGES if s != stage)
-        out[f"dofp_lut_no_{stage}"] = ("ablation", lambda r, kept=kept: method.lut_demosaic(r, luts, index, use=kept))
+        out[f"dofp_lut_no_{stage}"] = ("ablation (removed at inference)",
+                                       lambda r, kept=kept: method.lut_demosaic(r, luts, index, use=kept))
     return out
 
 
@@ -41,13 +42,31 @@ def teacher_activation_kb(hidden: int) -> float:
     return evaluations * 1e6 * hidden * 2 * 4 / 1024
 
 
-def train_all(data_dir: Path, cfg, seed: int):
+def _pool(data_dir: Path, cfg, seed: int) -> tuple[dict, np.random.Generator]:
     rng = np.random.default_rng(seed)
     train_scenes = make_scenes(data_dir, list(cfg.images.train), seed, cfg.scene)
-    pool = training.pixel_pool(train_scenes, int(cfg.train.pool_per_image), rng, cfg)
+    return training.pixel_pool(train_scenes, int(cfg.train.pool_per_image), rng, cfg), rng
+
+
+def train_all(data_dir: Path, cfg, seed: int):
+    pool, rng = _pool(data_dir, cfg, seed)
     teacher = training.train_teacher(pool, rng, cfg)
     generic = training.train_generic(pool, rng, cfg)
     return teacher, method.compile_luts(teacher), baselines.compile_generic(generic)
+
+
+def run_ablation(data_dir: Path, cfg, seed: int, drop: str) -> pd.DataFrame:
+    """Retrained ablation: the teacher trained without stage `drop` (same pool and seed), compiled, evaluated."""
+    use = tuple(s for s in method.STAGES if s != drop)
+    pool, rng = _pool(data_dir, cfg, seed)
+    luts = method.compile_luts(training.train_teacher(pool, rng, cfg, use))
+    rows = []
+    for scene in make_scenes(data_dir, list(cfg.images.test), seed + TEST_SEED_OFFSET, cfg.scene):
+        estimate = method.lut_demosaic(scene.raw, luts, cfg.index, use=use)
+        rows.append({"seed": seed, "method": f"dofp_lut_retrained_no_{drop}", "role": "ablation (retrained)",
+                     "image": scene.name, **metrics.evaluate(estimate, scene.truth, int(cfg.evaluation.border),
+                                                             float(cfg.evaluation.dolp_threshold))})
+    return pd.DataFrame(rows)
 
 
 def evaluate_all(data_dir: Path, cfg, seed: int, teacher, luts, generic_table) -> tuple[pd.DataFrame, dict]:

@@ -27,16 +27,20 @@ def pareto(table: pd.DataFrame):
 
 
 def component_ablation(table: pd.DataFrame):
-    """CPSNR and DoLP PSNR of the full DoFP-LUT and with each compiled component removed at inference."""
-    names = ["bilinear", "dofp_lut", "dofp_lut_no_A", "dofp_lut_no_P", "dofp_lut_no_H"]
-    part = table.set_index("method").reindex(names)
-    fig, axes = new_figure(2, width_per_col=3.6)
+    """CPSNR and DoLP PSNR (first seed): bilinear, full DoFP-LUT, each stage removed at inference (same tables) and
+    the teacher retrained without it (then compiled)."""
+    order = ["bilinear", "dofp_lut"] + [f"dofp_lut_{k}_no_{s}" for s in "APH" for k in ("retrained",)] + \
+        [f"dofp_lut_no_{s}" for s in "APH"]
+    part = table.set_index("method").reindex([m for m in order if m in set(table.method)])
+    colours = ["grey" if m == "bilinear" else "tab:red" if m == "dofp_lut" else
+               "tab:orange" if "retrained" in m else "tab:pink" for m in part.index]
+    labels = [m.replace("dofp_lut_retrained_no_", "retrained - ").replace("dofp_lut_no_", "removed - ")
+              .replace("dofp_lut", "DoFP-LUT") for m in part.index]
+    fig, axes = new_figure(2, width_per_col=4.0)
     for ax, metric in zip(axes, ["cpsnr", "psnr_dolp"]):
-        ax.bar(range(len(names)), part[metric], color=["grey", "tab:red", "tab:pink", "tab:pink", "tab:pink"])
-        ax.set_xticks(range(len(names)), [n.replace("dofp_lut", "LUT").replace("_no_", " - ") for n in names],
-                      rotation=30, fontsize=7)
-        low = np.nanmin(part[metric]) - 1.0
-        ax.set_ylim(low, np.nanmax(part[metric]) + 0.5)
+        ax.bar(range(len(part)), part[metric], color=colours)
+        ax.set_xticks(range(len(part)), labels, rotation=45, ha="right", fontsize=7)
+        ax.set_ylim(np.nanmin(part[metric]) - 1.0, np.nanmax(part[metric]) + 0.5)
         ax.set_ylabel(f"{metric} (dB)")
     return fig
 

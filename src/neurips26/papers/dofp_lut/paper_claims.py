@@ -7,11 +7,13 @@ import pandas as pd
 from neurips26.common.claims import Claim
 
 EVIDENCE = {"main": "tables/main.csv", "pareto": "figures/pareto_quality_runtime.png",
-            "maps": "figures/dolp_aolp_maps.png", "ablation": "figures/component_ablation.png"}
+            "maps": "figures/dolp_aolp_maps.png", "ablation": "figures/component_ablation.png",
+            "ablation_table": "tables/ablation.csv"}
 
 
-def build(main: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
+def build(main: pd.DataFrame, ablation: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
     t = main.set_index("method")
+    a = ablation.set_index("method")
     c = cfg.claims
     lut, bil, teacher = t.loc["dofp_lut"], t.loc["bilinear"], t.loc["teacher"]
     timing_note = None if cfg.timing.enabled else "wall-clock timing is switched off at this scale (timing.enabled)"
@@ -34,10 +36,14 @@ def build(main: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
                "bilinear_ms_per_mp": bil.ms_per_mp},
               [EVIDENCE["main"], EVIDENCE["pareto"]], why_untested=timing_note),
         Claim("each_component_helps",
-              "each of the three LUT components helps: removing any one (at inference) lowers CPSNR",
-              "lut_cpsnr > no_A_cpsnr and lut_cpsnr > no_P_cpsnr and lut_cpsnr > no_H_cpsnr",
-              {"lut_cpsnr": lut.cpsnr, **{f"no_{s}_cpsnr": t.loc[f"dofp_lut_no_{s}"].cpsnr for s in "APH"}},
-              [EVIDENCE["main"], EVIDENCE["ablation"]]),
+              "each of the three LUT components helps: a teacher retrained without any one of them (then compiled) "
+              "has a lower CPSNR (first seed; removal at inference from the full tables is reported beside it)",
+              "lut_cpsnr_first_seed > retrained_no_A_cpsnr and lut_cpsnr_first_seed > retrained_no_P_cpsnr"
+              " and lut_cpsnr_first_seed > retrained_no_H_cpsnr",
+              {"lut_cpsnr_first_seed": a.loc["dofp_lut"].cpsnr,
+               **{f"retrained_no_{s}_cpsnr": a.loc[f"dofp_lut_retrained_no_{s}"].cpsnr for s in "APH"},
+               **{f"removed_no_{s}_cpsnr": a.loc[f"dofp_lut_no_{s}"].cpsnr for s in "APH"}},
+              [EVIDENCE["ablation_table"], EVIDENCE["ablation"]]),
         Claim("lut_memory_small",
               f"LUT memory (KB) is far smaller (>= {c.memory_factor}x) than the teacher's activations at inference "
               "(1-megapixel frame)",

@@ -16,6 +16,7 @@ from neurips26.common.stage import (
     require_embedded,
     write_claims_and_metrics,
 )
+
 DATASET = "dofp_lut_skimage"
 
 
@@ -32,6 +33,21 @@ def run(ctx: StageContext) -> None:
     rows, arrays = experiments.run(prepared_data_dir(ctx, DATASET), ctx.cfg, seed)
     write_csv(ctx.outputs[0], rows)
     write_npz(ctx.outputs[1], arrays)
+
+
+def run_ablation(drop: str) -> Callable[[StageContext], None]:
+    """The teacher retrained without one stage: --input provenance.json --seed N --output ablation.csv."""
+
+    def stage(ctx: StageContext) -> None:
+        from neurips26.common.seeding import seed_everything
+        from neurips26.papers.dofp_lut import experiments
+
+        require_embedded(ctx, "the KAUST / Tokyo Tech / Wen colour-polarization datasets")
+        seed = ctx.require_seed()
+        seed_everything(seed)
+        write_csv(ctx.output, experiments.run_ablation(prepared_data_dir(ctx, DATASET), ctx.cfg, seed, drop))
+
+    return stage
 
 
 def _timing_inputs(ctx: StageContext):
@@ -75,6 +91,14 @@ def table_main(ctx: StageContext) -> None:
     write_csv(ctx.output, tables.table_main(read_csvs(runs), pd.read_csv(timing_files[0])))
 
 
+def table_ablation(ctx: StageContext) -> None:
+    from neurips26.papers.dofp_lut import tables
+
+    if not ctx.inputs:
+        raise UserError("table_ablation needs --input runs/seedN.csv runs/ablation_*_seedN.csv")
+    write_csv(ctx.output, tables.table_ablation(read_csvs(ctx.inputs)))
+
+
 def figure_maps(ctx: StageContext) -> None:
     from neurips26.common.plotting import save_figure
     from neurips26.papers.dofp_lut import figures
@@ -85,11 +109,11 @@ def figure_maps(ctx: StageContext) -> None:
 
 
 def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 1:
-        raise UserError("claims needs --input tables/main.csv")
+    if len(ctx.inputs) != 2:
+        raise UserError("claims needs --input tables/main.csv tables/ablation.csv")
     from neurips26.papers.dofp_lut import paper_claims
 
-    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), ctx.cfg))
+    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]), ctx.cfg))
 
 
 def _figure(name: str) -> Callable[[StageContext], None]:
@@ -103,9 +127,11 @@ def _figure(name: str) -> Callable[[StageContext], None]:
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
+    **{f"run_ablation_{s}": run_ablation(s) for s in "APH"},
     "timing": timing_stage,
     "throughput": throughput_stage,
     "table_main": table_main,
+    "table_ablation": table_ablation,
     **{f"figure_{name}": _figure(name) for name in ("pareto_quality_runtime", "component_ablation")},
     "figure_dolp_aolp_maps": figure_maps,
     "claims": claims,

@@ -19,3 +19,12 @@ def table_main(runs: pd.DataFrame, timing: pd.DataFrame) -> pd.DataFrame:
     out["ms_per_mp"] = out.method.map(timing.set_index("method").ms_per_mp)
     rank = {m: i for i, m in enumerate(ORDER)}
     return out.sort_values("method", key=lambda s: s.map(lambda m: rank.get(m, len(rank)))).reset_index(drop=True)
+
+
+def table_ablation(runs: pd.DataFrame) -> pd.DataFrame:
+    """Component ablation on one seed: the full DoFP-LUT, each stage removed at inference (same tables), and the
+    teacher retrained without that stage (then compiled): means over the test images."""
+    keep = runs[runs.method.str.startswith("dofp_lut") | (runs.method == "bilinear")]
+    out = keep.groupby(["method", "role"], sort=False)[METRICS].mean().reset_index()
+    out["seed"] = int(runs.seed.iloc[0])
+    return out.reset_index(drop=True)

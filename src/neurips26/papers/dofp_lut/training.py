@@ -12,7 +12,7 @@ from tqdm import tqdm
 from neurips26.papers.dofp_lut import baselines
 from neurips26.papers.dofp_lut import features as ft
 from neurips26.papers.dofp_lut.data import Scene
-from neurips26.papers.dofp_lut.method import Teacher, as_pixels, pipeline
+from neurips26.papers.dofp_lut.method import STAGES, Teacher, as_pixels, pipeline
 
 BORDER = 4  # pixels whose 2x2 window or filters reach the replicated border are not trained on
 
@@ -61,9 +61,10 @@ def _fit(model: torch.nn.Module, predict, pool: dict, rng: np.random.Generator, 
     return losses
 
 
-def train_teacher(pool: dict, rng: np.random.Generator, cfg) -> Teacher:
+def train_teacher(pool: dict, rng: np.random.Generator, cfg, use=STAGES) -> Teacher:
+    """The teacher's heads trained jointly through the fixed write-backs (`use`: the stages in the pipeline)."""
     teacher = Teacher(int(cfg.teacher.hidden))
-    _fit(teacher, lambda b: pipeline(b["x0"], b["s0c"], b["residual"], b["detail"], teacher, cfg.index),
+    _fit(teacher, lambda b: pipeline(b["x0"], b["s0c"], b["residual"], b["detail"], teacher, cfg.index, use),
          pool, rng, cfg.train, "teacher")
     return teacher.eval()
 
