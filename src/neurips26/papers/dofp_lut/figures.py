@@ -14,7 +14,7 @@ COLORS = {"bilinear": "grey", "residual_interp": "tab:blue", "polanalyser": "tab
 def pareto(table: pd.DataFrame):
     """Quality (CPSNR, DoLP PSNR) against ms per megapixel (log scale) for every method that was timed."""
     fig, axes = new_figure(2, width_per_col=3.8)
-    timed = table[table.role != "ablation"]
+    timed = table[~table.role.str.startswith("ablation")]
     for ax, metric, label in zip(axes, ["cpsnr", "psnr_dolp"], ["CPSNR, 12 channels (dB)", "DoLP PSNR (dB)"]):
         for _, row in timed.iterrows():
             x = row.ms_per_mp if np.isfinite(row.ms_per_mp) else np.nan
