@@ -88,7 +88,7 @@ rule dofp_lut_timing:
         "logs/dofp_lut/timing.log",
     benchmark:
         "logs/dofp_lut/benchmarks/timing.tsv"
-    threads: workflow.cores
+    threads: lambda wildcards: workflow.cores  # a callable: `snakemake --unlock` has no --cores
     resources:
         mem_mb=3000,
         runtime=15,
@@ -110,7 +110,7 @@ rule dofp_lut_throughput:
         "logs/dofp_lut/throughput.log",
     benchmark:
         "logs/dofp_lut/benchmarks/throughput.tsv"
-    threads: workflow.cores
+    threads: lambda wildcards: workflow.cores  # a callable: `snakemake --unlock` has no --cores
     resources:
         mem_mb=6000,
         runtime=20,
