@@ -1,0 +1,1 @@
+"""DoFP-LUT: lookup-table colour-polarization demosaicking (seed abstract 17)."""
