@@ -13,6 +13,11 @@ EXTRA_OUTPUTS["dofp_lut"] = expand("results/dofp_lut/runs/seed{seed}.{ext}", see
 )
 
 
+# "All cores" for the timing and throughput jobs: a request, not a count of this machine. A local run lowers it to
+# --cores; on a cluster it is the job's --cpus-per-task. (workflow.cores does not exist on a cluster: no --cores there.)
+DOFP_LUT_ALL_THREADS = 8
+
+
 rule dofp_lut_config:
     input:
         hydra_files("dofp_lut"),
@@ -88,7 +93,7 @@ rule dofp_lut_timing:
         "logs/dofp_lut/timing.log",
     benchmark:
         "logs/dofp_lut/benchmarks/timing.tsv"
-    threads: lambda wildcards: workflow.cores  # a callable: `snakemake --unlock` has no --cores
+    threads: DOFP_LUT_ALL_THREADS
     resources:
         mem_mb=3000,
         runtime=15,
@@ -110,7 +115,7 @@ rule dofp_lut_throughput:
         "logs/dofp_lut/throughput.log",
     benchmark:
         "logs/dofp_lut/benchmarks/throughput.tsv"
-    threads: lambda wildcards: workflow.cores  # a callable: `snakemake --unlock` has no --cores
+    threads: DOFP_LUT_ALL_THREADS
     resources:
         mem_mb=6000,
         runtime=20,
