@@ -1,6 +1,7 @@
 """profiles/slurm against a real one-node Slurm (tests/local_slurm.py): the tiny scale of every implemented paper runs
-through sbatch, the scheduler's own records show the jobs, results/all matches a local run byte for byte, a second run
-submits nothing, and a failing rule is reported as failed, fast, by name.
+through sbatch (one bundle per paper), the scheduler's own records show the jobs, only the local rules run on the
+submitting host, results/all matches a local run byte for byte, a second run submits nothing, and a failing rule (run
+alongside, in the same directory) is reported as failed, fast, by name.
 
 Deselect with `pytest -m "not cluster"`. Skips (with the reason) without root, Slurm or the executor plugin; .ci/run sets
 NEURIPS26_REQUIRE_SLURM=1, which turns those skips into failures so that CI cannot pass without running it.
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -24,17 +26,19 @@ import yaml
 from neurips26.common.fetch import sha256_of
 from tests.conftest import ROOT, copy_repository, env_for
 from tests.local_slurm import SECOND_PARTITION, LocalSlurm, missing_requirements
+from tests.rule_directives import local_rules
 
 pytestmark = [pytest.mark.cluster, pytest.mark.workflow]
 
 TINY = ["--config", "scale=tiny", "seeds=[0,1]"]  # the run config of profiles/ci, which the local tiny_run uses
 RUN_TIMEOUT = 900  # seconds; a hang (the sacct trap) fails here instead of stalling CI
 FAILURE_TIMEOUT = 180
-# The tiny scale runs ~60 jobs of a few seconds each; one sbatch job per job would spend most of CI's time in two
-# Snakemake start-ups per job (the job step and the job itself). The test therefore bundles each rule's jobs GROUP_SIZE
-# at a time (--groups/--group-components: one sbatch per bundle, each bundle still one rule with that rule's resources
-# per job). The profile itself, as users run it, submits one job per rule instance.
-GROUP_SIZE = 4
+# Every sbatch job pays two Snakemake start-ups (the job and its job step), and every dependent job waits for a status
+# poll, so one sbatch job per tiny job (~90) would spend most of CI's time in overhead. The test therefore bundles all of
+# a paper's remote jobs into one sbatch job, `<paper>_bundle` (--groups, which overrides the workflow's own
+# `<paper>_summary` groups; --group-components for papers whose jobs are not all connected). A bundle asks for the
+# summed resources of the jobs it runs side by side, GPUs included. Users get one job per training run.
+COMPONENTS = 16  # connected pieces per bundle: more than any paper has
 
 
 def plugin_path() -> str | None:
@@ -46,15 +50,6 @@ def plugin_path() -> str | None:
     if all((local / name).is_dir() for name in names):
         return str(local)
     return None
-
-
-def local_rules(copy: Path) -> set[str]:
-    """Rules declared in a `localrules:` directive anywhere in the workflow (they run on the login node)."""
-    names = set()
-    for path in [copy / "Snakefile", *sorted((copy / "workflow/rules").glob("*.smk"))]:
-        for block in re.findall(r"^localrules:((?:.*\n?)(?:[ \t]+.*\n?)*)", path.read_text(), flags=re.M):
-            names.update(re.findall(r"\w+", block.split("\n\n")[0]))
-    return names
 
 
 def planned_jobs(copy: Path, env: dict) -> Counter:
@@ -89,12 +84,19 @@ def scheduler_jobs(slurm: LocalSlurm) -> list[dict]:
     return jobs
 
 
-def rule_of(comment: str, rules: set[str]) -> str:
-    """The rule of a job from the comment the plugin gives it: rule_<rule>[_wildcards_...] for a single job,
-    rule_<group>_<rules> for a group job (our groups are named after their rule)."""
-    body = comment.removeprefix("rule_").split("_wildcards_")[0]
-    matches = [rule for rule in rules if body == rule or body.startswith(rule + "_")]
-    return max(matches, key=len) if matches else body
+def paper_of(rule: str, papers: list[str]) -> str:
+    """The paper a rule belongs to: rules are named <paper_id>_<step>."""
+    owners = [paper for paper in papers if rule.startswith(paper + "_")]
+    assert owners, f"rule {rule} is not named after an implemented paper"
+    return max(owners, key=len)
+
+
+def group_of(comment: str, groups: set[str]) -> str:
+    """The group of a job from the comment the plugin gives a group job: rule_<group>_<its rules>."""
+    body = comment.removeprefix("rule_")
+    matches = [group for group in groups if body.startswith(group + "_")]
+    assert matches, f"not a group job of this workflow: {comment}"
+    return max(matches, key=len)
 
 
 def manifest(copy: Path) -> dict:
@@ -113,9 +115,11 @@ class Cluster:
         self.env["NEURIPS26_SLURM_PARTITION"] = SECOND_PARTITION  # the user's partition, as the README says to set it
         self.local = local_rules(copy)
         self.planned = planned_jobs(copy, self.env)
-        remote = sorted(set(self.planned) - self.local)
-        self.grouping = ["--groups", *(f"{r}={r}" for r in remote),
-                         "--group-components", *(f"{r}={GROUP_SIZE}" for r in remote)]
+        self.papers = [p["id"] for p in yaml.safe_load((copy / "config/papers.yaml").read_text())["papers"]
+                       if p["status"] == "implemented"]
+        self.bundles = {rule: f"{paper_of(rule, self.papers)}_bundle" for rule in sorted(set(self.planned) - self.local)}
+        self.grouping = ["--groups", *(f"{rule}={group}" for rule, group in self.bundles.items()),
+                         "--group-components", *(f"{group}={COMPONENTS}" for group in sorted(set(self.bundles.values())))]
 
     def snakemake(self, *args: str, timeout: int = RUN_TIMEOUT) -> subprocess.CompletedProcess:
         command = ["timeout", "-s", "INT", "-k", "30", str(timeout), sys.executable, "-m", "snakemake", *args]
@@ -128,10 +132,20 @@ class Cluster:
     def run_all(self) -> subprocess.CompletedProcess:
         return self.snakemake("results/all", "--profile", "profiles/slurm", *self.grouping, *TINY)
 
+    def run_failure(self) -> subprocess.CompletedProcess:
+        (self.copy / "failing.smk").write_text(FAILING_WORKFLOW)
+        return self.snakemake("-s", "failing.smk", "--profile", "profiles/slurm", "results/cluster_test_failure.txt",
+                              *TINY, timeout=FAILURE_TIMEOUT)
+
     def jobs_of(self, result: subprocess.CompletedProcess) -> list[dict]:
         """The scheduler's records of the jobs one Snakemake invocation submitted (their job name is its run id)."""
         run_id = re.search(r"SLURM run ID: (\S+)", result.output)
         return [job for job in scheduler_jobs(self.slurm) if run_id and job.get("JobName") == run_id.group(1)]
+
+    def rules_of(self, job: dict) -> set[str]:
+        """The rules of a bundle's sbatch job."""
+        group = group_of(job["Comment"], set(self.bundles.values()))
+        return {rule for rule, of in self.bundles.items() if of == group}
 
 
 @pytest.fixture(scope="module")
@@ -156,8 +170,18 @@ def cluster(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def first_run(cluster):
-    result = cluster.run_all()
+def runs(cluster):
+    """The full tiny run and, side by side with it (it would otherwise add its minute to CI), a run of one rule that
+    fails on purpose. They share the directory as two users' runs would: their outputs do not overlap."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        failing = pool.submit(cluster.run_failure)
+        first = cluster.run_all()
+        return first, failing.result()
+
+
+@pytest.fixture(scope="module")
+def first_run(cluster, runs):
+    result = runs[0]
     assert result.returncode == 0, f"{result.output[-6000:]}\n{cluster.slurm.logs()}"
     return result
 
@@ -168,9 +192,15 @@ def test_every_job_went_through_sbatch_and_the_scheduler_recorded_it(cluster, fi
     assert submitted and set(records) == submitted, (submitted, sorted(records))
     assert {job["JobState"] for job in records.values()} == {"COMPLETED"}
     assert {job["Partition"] for job in records.values()} == {SECOND_PARTITION}, "the partition comes from the user"
-    rules = {rule_of(job["Comment"], set(cluster.planned)) for job in records.values()}
-    assert rules == set(cluster.planned) - cluster.local, "every compute rule ran on the cluster, no local rule did"
-    assert cluster.local & set(cluster.planned), "the download rules (localrules) ran on the submitting host"
+    # Snakemake prints a job it runs itself as `localrule <rule>:` and a job it submits as `rule <rule>:`
+    ran_here = set(re.findall(r"^localrule (\w+):", first_run.output, flags=re.M))
+    submitted_rules = set(re.findall(r"^\s*rule (\w+):", first_run.output, flags=re.M))
+    assert submitted_rules == set(cluster.planned) - cluster.local, "every compute rule ran on the cluster"
+    assert ran_here == set(cluster.planned) & cluster.local, "only the local rules (downloads, configs, page) did not"
+    assert {"data_prepare", "report_build"} <= ran_here
+    bundles = Counter(group_of(job["Comment"], set(cluster.bundles.values())) for job in records.values())
+    assert set(bundles) == {f"{paper}_bundle" for paper in cluster.papers} and set(bundles.values()) == {1}, \
+        f"each paper's jobs ran as one sbatch job: {bundles}"
     # the scheduler's persistent record (jobcomp/filetxt) holds the same jobs
     assert submitted <= {record["JobId"] for record in cluster.slurm.finished_jobs()}
 
@@ -179,9 +209,9 @@ def test_gpu_rules_requested_a_gpu_from_the_scheduler(cluster, first_run):
     wanted = gpu_rules() & set(cluster.planned)
     assert wanted, "profiles/slurm requests a GPU for no rule of the implemented papers"
     for job in cluster.jobs_of(first_run):
-        rule = rule_of(job["Comment"], set(cluster.planned))
+        rules = cluster.rules_of(job)
         gres = job.get("TresPerJob", "") + job.get("TresPerNode", "")
-        assert ("gpu" in gres) == (rule in wanted), (rule, gres)
+        assert ("gpu" in gres) == bool(rules & wanted), (rules, gres)
 
 
 def test_results_match_a_local_run_byte_for_byte(cluster, first_run, tiny_run):
@@ -223,10 +253,8 @@ rule cluster_test_failure:
 '''
 
 
-def test_a_failing_rule_is_reported_by_name_and_fast(cluster, first_run):
-    (cluster.copy / "failing.smk").write_text(FAILING_WORKFLOW)
-    result = cluster.snakemake("-s", "failing.smk", "--profile", "profiles/slurm", "results/cluster_test_failure.txt",
-                               *TINY, timeout=FAILURE_TIMEOUT)
+def test_a_failing_rule_is_reported_by_name_and_fast(cluster, runs):
+    result = runs[1]
     assert result.returncode not in (0, 124, 137), f"rc={result.returncode}\n{result.output[-4000:]}"
     assert result.seconds < FAILURE_TIMEOUT - 30
     assert "Error in rule cluster_test_failure" in result.output

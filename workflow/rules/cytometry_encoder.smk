@@ -33,6 +33,7 @@ CYTO_SOURCES = (
 
 
 rule cytometry_encoder_config:
+    localrule: True
     input:
         hydra_files("cytometry_encoder"),
     output:
@@ -196,6 +197,8 @@ rule cytometry_encoder_umap:
 
 
 rule cytometry_encoder_table:
+    group:
+        "cytometry_encoder_summary"
     input:
         config=f"{CYTO}/config.yaml",
         runs=lambda w: CYTO_TABLE_INPUTS[w.table],
@@ -217,6 +220,8 @@ rule cytometry_encoder_table:
 
 
 rule cytometry_encoder_figure:
+    group:
+        "cytometry_encoder_summary"
     input:
         config=f"{CYTO}/config.yaml",
         table=lambda w: f"{CYTO}/tables/{CYTO_FIGURES[w.figure]}.csv",
@@ -243,6 +248,8 @@ rule cytometry_encoder_figure:
 
 
 rule cytometry_encoder_claims:
+    group:
+        "cytometry_encoder_summary"
     input:
         config=f"{CYTO}/config.yaml",
         tables=expand(f"{CYTO}/tables/{{table}}.csv", table=["tasks", "scaling", "removal"]),

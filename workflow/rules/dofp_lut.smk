@@ -19,6 +19,7 @@ DOFP_LUT_ALL_THREADS = 8
 
 
 rule dofp_lut_config:
+    localrule: True
     input:
         hydra_files("dofp_lut"),
     output:
@@ -125,6 +126,8 @@ rule dofp_lut_throughput:
 
 
 rule dofp_lut_table:
+    group:
+        "dofp_lut_summary"
     input:
         config="results/dofp_lut/config.yaml",
         runs=expand("results/dofp_lut/runs/seed{seed}.csv", seed=SEEDS),
@@ -145,6 +148,8 @@ rule dofp_lut_table:
 
 
 rule dofp_lut_table_ablation:
+    group:
+        "dofp_lut_summary"
     input:
         config="results/dofp_lut/config.yaml",
         runs=[f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.csv"]
@@ -165,6 +170,8 @@ rule dofp_lut_table_ablation:
 
 
 rule dofp_lut_figure:
+    group:
+        "dofp_lut_summary"
     input:
         config="results/dofp_lut/config.yaml",
         table=lambda w: f"results/dofp_lut/tables/{DOFP_LUT_FIGURES[w.figure]}.csv",
@@ -191,6 +198,8 @@ rule dofp_lut_figure:
 
 
 rule dofp_lut_figure_maps:
+    group:
+        "dofp_lut_summary"
     input:
         config="results/dofp_lut/config.yaml",
         arrays=f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.npz",
@@ -215,6 +224,8 @@ rule dofp_lut_figure_maps:
 
 
 rule dofp_lut_claims:
+    group:
+        "dofp_lut_summary"
     input:
         config="results/dofp_lut/config.yaml",
         tables=["results/dofp_lut/tables/main.csv", "results/dofp_lut/tables/ablation.csv"],

@@ -28,6 +28,7 @@ EXTRA_OUTPUTS["ensemble_mi"] = (
 
 
 rule ensemble_mi_config:
+    localrule: True
     input:
         hydra_files("ensemble_mi"),
     output:
@@ -155,6 +156,8 @@ rule ensemble_mi_run_floor:
 
 
 rule ensemble_mi_table:
+    group:
+        "ensemble_mi_summary"
     input:
         config="results/ensemble_mi/config.yaml",
         runs=lambda w: ENSEMBLE_MI_TABLES[w.table],
@@ -176,6 +179,8 @@ rule ensemble_mi_table:
 
 
 rule ensemble_mi_figure:
+    group:
+        "ensemble_mi_summary"
     input:
         config="results/ensemble_mi/config.yaml",
         table=lambda w: f"results/ensemble_mi/tables/{ENSEMBLE_MI_FIGURES[w.figure]}.csv",
@@ -202,6 +207,8 @@ rule ensemble_mi_figure:
 
 
 rule ensemble_mi_claims:
+    group:
+        "ensemble_mi_summary"
     input:
         config="results/ensemble_mi/config.yaml",
         tables=expand("results/ensemble_mi/tables/{table}.csv", table=["main", "floor", "estimator"]),

@@ -25,6 +25,7 @@ KONDO_GATE_STAGE.update({f"reversal_L{n}": f"run_reversal length={n}" for n in K
 
 
 rule kondo_gate_config:
+    localrule: True
     input:
         hydra_files("kondo_gate"),
     output:
@@ -68,6 +69,8 @@ rule kondo_gate_run:
 
 
 rule kondo_gate_table:
+    group:
+        "kondo_gate_summary"
     input:
         config="results/kondo_gate/config.yaml",
         runs=lambda w: expand(
@@ -92,6 +95,8 @@ rule kondo_gate_table:
 
 # Wall-clock beside the backward-pass counts: not deterministic, so outside the manifest and never read by a claim.
 rule kondo_gate_wallclock:
+    group:
+        "kondo_gate_summary"
     input:
         config="results/kondo_gate/config.yaml",
         runs=expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
@@ -110,6 +115,8 @@ rule kondo_gate_wallclock:
 
 
 rule kondo_gate_figure:
+    group:
+        "kondo_gate_summary"
     input:
         config="results/kondo_gate/config.yaml",
         table=lambda w: f"results/kondo_gate/tables/{KONDO_GATE_FIGURES[w.figure]}.csv",
@@ -136,6 +143,8 @@ rule kondo_gate_figure:
 
 
 rule kondo_gate_claims:
+    group:
+        "kondo_gate_summary"
     input:
         config="results/kondo_gate/config.yaml",
         tables=expand("results/kondo_gate/tables/{table}.csv", table=["main", "bandit"]),

@@ -22,6 +22,7 @@ EXTRA_OUTPUTS["mec_mmd"] = expand(
 
 
 rule mec_mmd_config:
+    localrule: True
     input:
         hydra_files("mec_mmd"),
     output:
@@ -61,6 +62,8 @@ rule mec_mmd_run:
 
 
 rule mec_mmd_table:
+    group:
+        "mec_mmd_summary"
     input:
         config="results/mec_mmd/config.yaml",
         runs=lambda w: expand(
@@ -84,6 +87,8 @@ rule mec_mmd_table:
 
 
 rule mec_mmd_figure:
+    group:
+        "mec_mmd_summary"
     input:
         config="results/mec_mmd/config.yaml",
         table=lambda w: f"results/mec_mmd/tables/{MEC_MMD_FIGURES[w.figure]}.csv",
@@ -110,6 +115,8 @@ rule mec_mmd_figure:
 
 
 rule mec_mmd_claims:
+    group:
+        "mec_mmd_summary"
     input:
         config="results/mec_mmd/config.yaml",
         tables=expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES),

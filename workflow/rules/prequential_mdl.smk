@@ -20,6 +20,7 @@ EXTRA_OUTPUTS["prequential_mdl"] = PREQ_RUNS + ["results/prequential_mdl/tables/
 
 
 rule prequential_mdl_config:
+    localrule: True
     input:
         hydra_files("prequential_mdl"),
     output:
@@ -60,6 +61,8 @@ rule prequential_mdl_run:
 
 
 rule prequential_mdl_table_runs:
+    group:
+        "prequential_mdl_summary"
     input:
         config="results/prequential_mdl/config.yaml",
         runs=PREQ_RUNS,
@@ -80,6 +83,8 @@ rule prequential_mdl_table_runs:
 
 # Correlations (with bootstrap intervals) and the bound: aggregation rules of their own, on the runs table.
 rule prequential_mdl_table:
+    group:
+        "prequential_mdl_summary"
     input:
         config="results/prequential_mdl/config.yaml",
         runs="results/prequential_mdl/tables/runs.csv",
@@ -101,6 +106,8 @@ rule prequential_mdl_table:
 
 
 rule prequential_mdl_figure:
+    group:
+        "prequential_mdl_summary"
     input:
         config="results/prequential_mdl/config.yaml",
         table=lambda w: f"results/prequential_mdl/tables/{PREQ_FIGURES[w.figure]}.csv",
@@ -127,6 +134,8 @@ rule prequential_mdl_figure:
 
 
 rule prequential_mdl_claims:
+    group:
+        "prequential_mdl_summary"
     input:
         config="results/prequential_mdl/config.yaml",
         tables=expand("results/prequential_mdl/tables/{table}.csv", table=["correlations", "bound"]),

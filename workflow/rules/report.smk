@@ -5,6 +5,7 @@ report: "../report/index.rst"
 
 
 rule report_build:
+    localrule: True
     input:
         report_inputs(),
     output:

@@ -29,6 +29,7 @@ EXTRA_OUTPUTS["wd_eos"] = WD_EOS_RUNS + ["results/wd_eos/tables/traces.csv"]
 
 
 rule wd_eos_config:
+    localrule: True
     input:
         hydra_files("wd_eos"),
     output:
@@ -72,6 +73,8 @@ rule wd_eos_run:
 
 
 rule wd_eos_table_traces:
+    group:
+        "wd_eos_summary"
     input:
         config="results/wd_eos/config.yaml",
         runs=WD_EOS_RUNS,
@@ -90,6 +93,8 @@ rule wd_eos_table_traces:
 
 
 rule wd_eos_table_main:
+    group:
+        "wd_eos_summary"
     input:
         config="results/wd_eos/config.yaml",
         traces="results/wd_eos/tables/traces.csv",
@@ -109,6 +114,8 @@ rule wd_eos_table_main:
 
 
 rule wd_eos_figure:
+    group:
+        "wd_eos_summary"
     input:
         config="results/wd_eos/config.yaml",
         table=lambda w: f"results/wd_eos/tables/{WD_EOS_FIGURES[w.figure]}.csv",
@@ -135,6 +142,8 @@ rule wd_eos_figure:
 
 
 rule wd_eos_claims:
+    group:
+        "wd_eos_summary"
     input:
         config="results/wd_eos/config.yaml",
         table="results/wd_eos/tables/main.csv",

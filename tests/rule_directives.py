@@ -1,0 +1,39 @@
+"""What the workflow's rule files declare about where rules run: `localrules:` / `localrule: True` (the submitting host)
+and `group:` (one cluster job for a group's connected jobs). Read from the text, so that it needs no executor plugin."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+
+def workflow_files(copy: Path) -> list[Path]:
+    return [copy / "Snakefile", *sorted((copy / "workflow/rules").glob("*.smk"))]
+
+
+def rule_blocks(copy: Path) -> dict[str, str]:
+    """rule name -> the text of its definition, for every rule of the workflow."""
+    blocks = {}
+    for path in workflow_files(copy):
+        for match in re.finditer(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", path.read_text(), flags=re.M):
+            blocks[match.group(1)] = match.group(2)
+    return blocks
+
+
+def local_rules(copy: Path) -> set[str]:
+    """Rules that run on the submitting host: named in a `localrules:` directive, or marked `localrule: True`."""
+    names = set()
+    for path in workflow_files(copy):
+        for block in re.findall(r"^localrules:((?:.*\n?)(?:[ \t]+.*\n?)*)", path.read_text(), flags=re.M):
+            names.update(re.findall(r"\w+", block.split("\n\n")[0]))
+    return names | {rule for rule, body in rule_blocks(copy).items() if re.search(r"^\s+localrule:\s*True", body, re.M)}
+
+
+def workflow_groups(copy: Path) -> dict[str, str]:
+    """rule -> the group its `group:` directive names (the papers' summary groups)."""
+    groups = {}
+    for rule, body in rule_blocks(copy).items():
+        match = re.search(r"^\s+group:\s*\n?\s*\"(\w+)\"", body, re.M)
+        if match:
+            groups[rule] = match.group(1)
+    return groups
