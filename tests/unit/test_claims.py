@@ -4,7 +4,7 @@ import math
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.claims import Claim, evaluate, write_claims
+from neurips26.common.claims import Claim, PositiveControl, evaluate, write_claims
 from neurips26.common.errors import UserError
 
 
@@ -40,3 +40,17 @@ def test_claims_json_is_validated_and_evidence_must_exist(tmp_path, repo_root, m
     with pytest.raises(UserError, match="evidence that does not exist"):
         write_claims(tmp_path / "bad.json", "mec_mmd", cfg, [Claim("x", "s", "z < 3", {"z": 1}, ["figures/none.png"])])
     assert not (tmp_path / "bad.json").exists()
+
+
+def test_a_positive_control_is_judged_by_the_claims_own_criterion(tmp_path, repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    cfg = OmegaConf.create({"scale_name": "tiny", "data": "embedded", "seeds": [0]})
+    control = PositiveControl("planted redundancy", {"z": 0.5})
+    failing = PositiveControl("no signal", {"z": 7.0})
+    claims = [Claim("a", "s", "z < 3", {"z": 4.0}, [], positive_control=control),
+              Claim("b", "s", "z < 3", {"z": 1.0}, [], positive_control=failing)]
+    document = write_claims(tmp_path / "claims.json", "mec_mmd", cfg, claims)
+    first, second = document["claims"]
+    assert first["holds"] is False and first["positive_control"] == {"setting": "planted redundancy",
+                                                                     "measured": {"z": 0.5}, "holds": True}
+    assert second["holds"] is True and second["positive_control"]["holds"] is False

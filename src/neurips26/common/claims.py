@@ -66,6 +66,18 @@ def _eval(node, values):
 
 
 @dataclass
+class PositiveControl:
+    """The claim's criterion on a setting where the claim must hold by construction: shows the test can pass."""
+
+    setting: str
+    measured: dict
+
+    def to_json(self, criterion: str) -> dict:
+        measured = {k: plain_number(v) for k, v in self.measured.items()}
+        return {"setting": self.setting, "measured": measured, "holds": evaluate(criterion, measured)}
+
+
+@dataclass
 class Claim:
     id: str
     statement: str
@@ -74,6 +86,7 @@ class Claim:
     evidence: list[str] = field(default_factory=list)
     source: str = "abstract"
     why_untested: str | None = None
+    positive_control: PositiveControl | None = None
 
     def to_json(self) -> dict:
         measured = {k: plain_number(v) for k, v in self.measured.items()}
@@ -82,6 +95,8 @@ class Claim:
                  "criterion": self.criterion, "holds": holds, "evidence": list(self.evidence)}
         if holds is None:
             entry["why_untested"] = self.why_untested or "a measured value the criterion needs is missing or NaN"
+        if self.positive_control is not None:
+            entry["positive_control"] = self.positive_control.to_json(self.criterion)
         return entry
 
 

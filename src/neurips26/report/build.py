@@ -26,7 +26,9 @@ def claims_rows(paper_ids: list[str], results: Path) -> pd.DataFrame:
             rows.append({"paper_id": paper_id, "claim_id": claim["id"], "statement": claim["statement"],
                          "source": claim["source"], "holds": claim["holds"], "criterion": claim["criterion"],
                          "measured": json.dumps(claim["measured"], sort_keys=True), "evidence": ";".join(claim["evidence"]),
-                         "why_untested": claim.get("why_untested", ""), "scale": document["scale"],
+                         "why_untested": claim.get("why_untested", ""),
+                         "positive_control_holds": claim.get("positive_control", {}).get("holds", ""),
+                         "scale": document["scale"],
                          "data": document["data"]})
     return pd.DataFrame(rows)
 

@@ -26,17 +26,31 @@ def verdict_cell(holds) -> str:
     return f'<td class="{css}">{text}</td>'
 
 
+def measured_text(measured: dict) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in measured.items())
+
+
+def control_cell(control: dict | None) -> str:
+    """The positive control beside the verdict: the same criterion on a case where the claim must hold."""
+    if control is None:
+        return "<td class='untested'>none</td>"
+    css, text = VERDICT[control["holds"]]
+    return (f'<td><span class="{css}">{text}</span><br><small>{escape(control["setting"])}: '
+            f"{escape(measured_text(control['measured']))}</small></td>")
+
+
 def claims_table(document: dict) -> str:
     rows = []
     for claim in document["claims"]:
-        measured = ", ".join(f"{k} = {v}" for k, v in claim["measured"].items())
+        measured = measured_text(claim["measured"])
         note = f"<br><i>{escape(claim['why_untested'])}</i>" if claim.get("why_untested") else ""
         rows.append(
             f"<tr><td><code>{escape(claim['id'])}</code></td><td>{escape(claim['statement'])}{note}</td>"
             f"<td>{escape(measured)}</td><td><code>{escape(claim['criterion'])}</code></td>{verdict_cell(claim['holds'])}"
-            f"<td>{', '.join(escape(e) for e in claim['evidence'])}</td></tr>"
+            f"{control_cell(claim.get('positive_control'))}<td>{', '.join(escape(e) for e in claim['evidence'])}</td></tr>"
         )
-    head = "<tr><th>claim</th><th>statement</th><th>measured</th><th>criterion</th><th>verdict</th><th>evidence</th></tr>"
+    columns = ["claim", "statement", "measured", "criterion", "verdict", "positive control", "evidence"]
+    head = "<tr>" + "".join(f"<th>{c}</th>" for c in columns) + "</tr>"
     return f"<table>{head}{''.join(rows)}</table>"
 
 
