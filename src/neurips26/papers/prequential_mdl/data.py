@@ -15,11 +15,9 @@ import numpy as np
 
 from neurips26.common.cifar import ARCHIVES, read_cifar
 from neurips26.common.errors import UserError
-from neurips26.common.idx import read_idx
+from neurips26.common.fashion_mnist import load_fashion
 from neurips26.common.mnist_csv import read_mnist_csv
 
-FASHION = {"train_images": "train-images-idx3-ubyte.gz", "train_labels": "train-labels-idx1-ubyte.gz",
-           "test_images": "t10k-images-idx3-ubyte.gz", "test_labels": "t10k-labels-idx1-ubyte.gz"}
 STREAMS = {"data": 1, "noise": 2, "test_noise": 3}
 
 
@@ -61,19 +59,6 @@ def pool_images(images: np.ndarray, factor: int) -> np.ndarray:
         raise UserError(f"images of {h}x{w} pixels cannot be pooled by {factor}")
     pooled = images.reshape(n, h // factor, factor, w // factor, factor).mean(axis=(2, 4))
     return (pooled / 255.0).astype(np.float32)
-
-
-def load_fashion(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    missing = [f for f in FASHION.values() if not (folder / f).is_file()]
-    if missing:
-        raise UserError(f"{folder}: Fashion-MNIST files {missing} are missing; install the Debian package "
-                        "dataset-fashion-mnist and run the data_prepare rule (snakemake data/raw/fashion_mnist/"
-                        "provenance.json)")
-    arrays = {k: read_idx(folder / f) for k, f in FASHION.items()}
-    for part in ("train", "test"):
-        if len(arrays[f"{part}_images"]) != len(arrays[f"{part}_labels"]) or arrays[f"{part}_labels"].max() > 9:
-            raise UserError(f"{folder}: Fashion-MNIST {part} images and labels do not match")
-    return arrays["train_images"], arrays["train_labels"], arrays["test_images"], arrays["test_labels"]
 
 
 def load_mnist_5k(folder: Path) -> tuple[np.ndarray, np.ndarray]:
