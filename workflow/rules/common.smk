@@ -6,7 +6,7 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from neurips26.common.config import coerce_command_line, compose, validate_run_config
+from neurips26.common.config import coerce_command_line, scale_config, validate_run_config
 from neurips26.common.errors import UserError
 from neurips26.common.registry import load_papers, selected_papers
 
@@ -38,8 +38,9 @@ def paper_overrides():
 
 def scale_settings(paper_id):
     """The paper's Hydra config at the run's scale, composed at parse time: a grid that decides which jobs exist must be
-    known before any rule runs (the stages read the same values from the resolved config)."""
-    return compose(paper_id, [f"scale={config['scale']}"])
+    known before any rule runs (the stages read the same values from the resolved config). Plain YAML merges, not a
+    Hydra compose, to keep parse time small."""
+    return scale_config(paper_id, config["scale"])
 
 
 def hydra_files(paper_id):
