@@ -3,6 +3,8 @@
 # make lint      ruff + snakemake --lint + the dvc.yaml sync check
 # make dvc-yaml  regenerate dvc.yaml from config/papers.yaml
 # make lock      re-pin requirements.lock from the current .venv (after changing pyproject.toml)
+# make debian   install the missing Debian packages of config/debian-packages.txt (as root, or through sudo; otherwise
+#                it stops and prints the one apt-get line to run); install, results and test run it first
 # make install-slurm  add the SLURM executor plugin (requirements-slurm.lock) for profiles/slurm and tests/cluster
 VENV ?= .venv
 PYTHON ?= python3
@@ -15,7 +17,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 install-slurm: $(STAMP)
 	$(BIN)/python -m pip install -q -r requirements-slurm.lock
 
-.PHONY: install install-slurm results tiny test lint dvc-yaml lock clean
+.PHONY: install install-slurm debian debian-test results tiny test lint dvc-yaml lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,19 +30,25 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps $(NO_DEPS_PACKAGES)
 	touch $@
 
-install: $(STAMP)
+debian:
+	$(PYTHON) tools/debian_packages.py
 
-results: $(STAMP)
+debian-test:
+	$(PYTHON) tools/debian_packages.py --test
+
+install: debian $(STAMP)
+
+results: debian $(STAMP)
 	$(BIN)/snakemake --cores $(CORES) results/all
 
-tiny: $(STAMP)
+tiny: debian $(STAMP)
 	$(BIN)/snakemake --cores $(CORES) results/all --config scale=tiny
 
-test: $(STAMP)
+test: debian-test $(STAMP)
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
 	# snakemake --lint exits 1 on its one justified lint (no conda env per rule, see the Snakefile); the test fails on
 	# any other lint
 	$(BIN)/pytest -q -p no:cacheprovider tests/workflow/test_dag.py -k lint
