@@ -15,7 +15,7 @@ import pandas as pd
 from neurips26.common.errors import UserError
 from neurips26.common.fetch import sha256_of
 from neurips26.common.registry import load_papers, repo_root
-from neurips26.report.html import page, paper_section
+from neurips26.report.html import page, paper_section, summary_table
 
 
 def claims_rows(paper_ids: list[str], results: Path) -> pd.DataFrame:
@@ -44,6 +44,28 @@ def manifest_rows(producers: dict[str, str], root: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["path", "sha256", "bytes", "paper_id", "rule"])
 
 
+def job_seconds(paper_id: str, root: Path) -> float | None:
+    """Summed wall seconds of the paper's jobs in their last run (Snakemake benchmark files under logs/<paper_id>/)."""
+    files = sorted((root / "logs" / paper_id / "benchmarks").glob("*.tsv"))
+    if not files:
+        return None
+    return float(sum(pd.read_csv(f, sep="\t")["s"].iloc[-1] for f in files))
+
+
+def overview_rows(papers: list, chosen_ids: list[str], results: Path, root: Path) -> list[dict]:
+    rows = []
+    for paper in papers:
+        status = "implemented" if paper.id in chosen_ids else ("not in this run" if paper.implemented else "planned")
+        row = {"id": paper.id, "title": paper.title, "seed_index": paper.seed_index, "status": status}
+        if row["status"] == "implemented":
+            document = json.loads((results / paper.id / "claims.json").read_text())
+            verdicts = [c["holds"] for c in document["claims"]]
+            row.update(scale=document["scale"], held=verdicts.count(True), failed=verdicts.count(False),
+                       untested=verdicts.count(None), seconds=job_seconds(paper.id, root))
+        rows.append(row)
+    return rows
+
+
 def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: Path) -> None:
     results = root / "results"
     papers = load_papers(root)
@@ -57,7 +79,8 @@ def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: P
     staging = output.with_name(output.name + ".part")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    (staging / "index.html").write_text(page([paper_section(p, results) for p in chosen], planned, summary))
+    overview = summary_table(overview_rows(papers, paper_ids, results, root))
+    (staging / "index.html").write_text(page([paper_section(p, results) for p in chosen], planned, summary, overview))
     claims.to_csv(staging / "claims.csv", index=False)
     manifest_rows(producers, root).to_csv(staging / "manifest.tsv", sep="\t", index=False)
     shutil.rmtree(output, ignore_errors=True)

@@ -14,8 +14,11 @@ body{font-family:system-ui,-apple-system,sans-serif;max-width:1100px;margin:2em 
 table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.85em}
 td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.holds{color:#176317;font-weight:bold}.fails{color:#a01010;font-weight:bold}
-.untested{color:#777}figure{display:inline-block;margin:.5em}figure img{max-width:480px}
+.untested{color:#777}figure{display:inline-block;margin:.5em;width:47%;vertical-align:top}
+figure img{width:100%;height:auto}figcaption{font-size:.8em;color:#555}
 .planned{color:#777}code{background:#f6f6f6;padding:0 .2em}
+table.summary td.n{text-align:right}.bar{display:inline-block;height:.7em;vertical-align:middle}
+.bar.holds{background:#3a9a3a}.bar.fails{background:#c03030}.bar.untested{background:#bbb}
 """
 
 VERDICT = {True: ("holds", "holds"), False: ("fails", "does not hold"), None: ("untested", "untested")}
@@ -81,12 +84,41 @@ def paper_section(paper, results: Path) -> str:
     return "\n".join(parts)
 
 
-def page(sections: list[str], planned: list, summary: str) -> str:
+def verdict_bar(held: int, failed: int, untested: int) -> str:
+    """A small stacked bar of the claim verdicts (inline CSS widths, no script, no network)."""
+    return "".join(f'<span class="bar {css}" style="width:{8 * n}px" title="{n} {css}"></span>'
+                   for css, n in (("holds", held), ("fails", failed), ("untested", untested)) if n)
+
+
+def summary_table(rows: list[dict]) -> str:
+    """One row per paper of the registry: status, verdict counts, the last run's compute time, a link to its section."""
+    head = ("<tr><th>#</th><th>paper</th><th>status</th><th>scale</th><th>hold</th><th>do not hold</th>"
+            "<th>untested</th><th>verdicts</th><th>job time (s)</th></tr>")
+    body = []
+    for row in rows:
+        name = escape(row["title"])
+        link = f'<a href="#{row["id"]}">{name}</a>' if row["status"] == "implemented" else name
+        if row["status"] != "implemented":
+            body.append(f'<tr class="planned"><td class="n">{row["seed_index"]}</td><td>{link} <code>{row["id"]}</code>'
+                        f"</td><td>{row['status']}</td><td colspan=6></td></tr>")
+            continue
+        seconds = "" if row["seconds"] is None else f"{row['seconds']:.0f}"
+        body.append(f'<tr><td class="n">{row["seed_index"]}</td><td>{link} <code>{row["id"]}</code></td>'
+                    f'<td>implemented</td><td>{row["scale"]}</td><td class="n holds">{row["held"]}</td>'
+                    f'<td class="n fails">{row["failed"]}</td><td class="n untested">{row["untested"]}</td>'
+                    f'<td>{verdict_bar(row["held"], row["failed"], row["untested"])}</td><td class="n">{seconds}</td></tr>')
+    note = ("<p><small>job time: the summed wall seconds of the paper's jobs in their last run (Snakemake benchmark "
+            "files under <code>logs/&lt;paper_id&gt;/benchmarks/</code>).</small></p>")
+    return f'<table class="summary">{head}{"".join(body)}</table>{note}'
+
+
+def page(sections: list[str], planned: list, summary: str, overview: str = "") -> str:
     planned_rows = "".join(f'<li class="planned">{p.seed_index}. {escape(p.title)} (<code>{p.id}</code>): planned</li>'
                            for p in planned)
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>neurips26 results</title>"
         f"<style>{STYLE}</style></head><body><h1>neurips26: reproduced claims</h1><p>{summary}</p>"
+        + overview
         + "\n".join(sections)
         + (f"<h2>Planned papers</h2><ul>{planned_rows}</ul>" if planned else "")
         + "</body></html>\n"
