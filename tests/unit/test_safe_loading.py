@@ -352,3 +352,21 @@ def test_the_data_prepare_records_are_what_the_verifier_reads(tmp_path, repo_roo
     copied.write_bytes(copied.read_bytes() + b"\n# changed\n")
     with pytest.raises(UserError, match=f"{copied.name}: this file has sha256"):
         prov.verified_input(provenance.parent)
+
+
+def test_the_issue_case_wd_eos_refuses_a_replaced_digits_file(tmp_path, repo_root):
+    """The case issue 34 reports: data/raw/digits/digits.csv.gz replaced by a valid file after data_prepare; the wd_eos
+    run stage now stops before training, naming the file and the command that re-prepares it."""
+    from neurips26.common.config import compose
+    from neurips26.common.datasets import get_dataset, prepare
+    from neurips26.papers.wd_eos.data import DIGITS_FILE, read_digits
+    from neurips26.papers.wd_eos.stages import STAGES
+
+    record = prepare(get_dataset("digits", repo_root / "config/datasets.yaml"), "embedded", tmp_path)
+    pixels, labels = read_digits(record.parent)
+    _digits_like(record.parent / DIGITS_FILE, np.concatenate([pixels, (labels[:, None] + 1) % 10], axis=1))
+    cfg = compose("wd_eos", ["scale=tiny"])
+    ctx = StageContext("wd_eos", cfg, inputs=[record], outputs=[tmp_path / "run.csv"], seed=0)
+    with pytest.raises(UserError, match=rf"{DIGITS_FILE}: this file has sha256 .* refused\. Re-prepare it: rm -r "):
+        STAGES["run"](ctx)
+    assert not (tmp_path / "run.csv").exists()

@@ -93,7 +93,7 @@ def read_cifar(folder: str | Path, which: str, split: str, count: int | None = N
                 images.append(np.asarray(batch[b"data"], dtype=np.uint8))
                 labels.append(np.asarray(batch[spec["label"]], dtype=np.int64))
     except (tarfile.TarError, KeyError, OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError,
-            AttributeError, IndexError) as exc:
+            AttributeError, IndexError, MemoryError) as exc:
         raise UserError(f"{path}: not a readable {which} python archive ({exc}); delete data/raw/{which} and re-run "
                         "data_prepare") from None
     images, labels = np.concatenate(images)[:count], np.concatenate(labels)[:count]
