@@ -110,7 +110,7 @@ def _cifar_archive(path, which, n_train, n_test):
             for member in spec[split]:
                 rows = rng.integers(0, 256, (count, 3072), dtype=np.uint8)
                 rows[:, :1024] = 255  # the red plane saturated: pooled red inputs must be exactly 1
-                blob = pickle.dumps({b"data": rows, spec["label"]: list(np.arange(count) % spec["classes"])})
+                blob = pickle.dumps({b"data": rows, spec["label"]: (np.arange(count) % spec["classes"]).tolist()})
                 info = tarfile.TarInfo(member)
                 info.size = len(blob)
                 archive.addfile(info, io.BytesIO(blob))

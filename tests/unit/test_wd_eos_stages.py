@@ -59,7 +59,7 @@ def test_claims_are_computed_from_the_table():
 
 
 def _cifar_archive(folder, batches):
-    """A CIFAR-10 python archive in the official layout (pickled dicts of uint8 rows and label lists)."""
+    """A CIFAR-10 python archive in the official layout (pickled dicts of uint8 rows and lists of Python ints)."""
     import io
     import pickle
     import tarfile
@@ -67,7 +67,7 @@ def _cifar_archive(folder, batches):
     folder.mkdir(parents=True, exist_ok=True)
     with tarfile.open(folder / ARCHIVES["cifar10"]["archive"], "w:gz") as archive:
         for i, (pixels, labels) in enumerate(batches, start=1):
-            blob = pickle.dumps({b"data": pixels, b"labels": list(labels)})
+            blob = pickle.dumps({b"data": pixels, b"labels": [int(y) for y in labels]})
             info = tarfile.TarInfo(f"cifar-10-batches-py/data_batch_{i}")
             info.size = len(blob)
             archive.addfile(info, io.BytesIO(blob))
@@ -97,7 +97,11 @@ def test_real_data_runs_on_the_first_cifar10_images(tmp_path):
     rng = np.random.default_rng(1)
     raw = tmp_path / "data/raw/cifar10"
     _cifar_archive(raw, [(rng.integers(0, 256, (30, 3072), dtype=np.uint8), np.arange(30) % 10)])
-    write_json(raw / "provenance.json", {"dataset": "cifar10", "mode": "real"})
+    from neurips26.common.fetch import sha256_of
+
+    archive = ARCHIVES["cifar10"]["archive"]
+    write_json(raw / "provenance.json", {"dataset": "cifar10", "mode": "real",
+                                         "files": {archive: {"sha256": sha256_of(raw / archive)}}})
     cfg = compose("wd_eos", ["scale=tiny", "data=real", "cifar10.n_train=20", "probe_size=5", "hessian_size=20",
                              "max_steps=2", "eig_freq=1", "run.arch=cnn"])
     split = data.load_split(raw, cfg)

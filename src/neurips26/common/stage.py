@@ -88,7 +88,11 @@ def require_embedded(ctx: StageContext, real_sources: str) -> None:
 
 
 def prepared_data_dir(ctx: StageContext, dataset: str) -> Path:
-    """The folder the data_prepare rule filled, checked through its provenance.json (the stage's first --input)."""
+    """The folder the data_prepare rule filled, checked through its provenance.json (the stage's first --input): the
+    dataset and mode must match, and every file it records must still have its recorded sha256
+    (`provenance.verified_input`, once per job). Every stage that reads data/raw/ gets its folder from here."""
+    from neurips26.common.provenance import verified_input
+
     if not ctx.inputs or ctx.inputs[0].name != "provenance.json" or not ctx.inputs[0].is_file():
         raise UserError(f"{ctx.paper_id}: expected --input data/raw/{dataset}/provenance.json")
     provenance = json.loads(ctx.inputs[0].read_text())
@@ -98,4 +102,4 @@ def prepared_data_dir(ctx: StageContext, dataset: str) -> Path:
     if provenance.get("mode") != ctx.cfg.data:
         raise UserError(f"{ctx.inputs[0]} was prepared with data: {provenance.get('mode')}, but the config says "
                         f"data: {ctx.cfg.data}")
-    return ctx.inputs[0].parent
+    return verified_input(ctx.inputs[0].parent)

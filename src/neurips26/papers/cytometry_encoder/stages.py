@@ -133,7 +133,7 @@ def umap(ctx: StageContext) -> None:
 
     _n(ctx, 1, 1, "umap needs --input EMBEDDINGS.npz --output UMAP.csv")
     set_threads(ctx.threads)
-    with np.load(ctx.inputs[0]) as data:
+    with np.load(ctx.inputs[0], allow_pickle=False) as data:
         embeddings = {k: data[k] for k in data.files}
     write_csv(ctx.output, umap_table(embeddings, str(ctx.cfg.umap.method), int(ctx.cfg.umap.neighbours),
                                      int(ctx.cfg.seeds[0])))

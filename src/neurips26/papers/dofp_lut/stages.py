@@ -60,7 +60,7 @@ def _timing_inputs(ctx: StageContext):
     seed = int(ctx.cfg.seeds[0])
     scene = make_scenes(prepared_data_dir(ctx, DATASET), [ctx.cfg.images.test[0]],
                         seed + experiments.TEST_SEED_OFFSET, ctx.cfg.scene)[0]
-    teacher, luts, generic = timing.load_models(np.load(ctx.inputs[1]), ctx.cfg)
+    teacher, luts, generic = timing.load_models(np.load(ctx.inputs[1], allow_pickle=False), ctx.cfg)
     runs = {name: run for name, (_, run) in experiments.methods(luts, generic, teacher, ctx.cfg).items()}
     return runs, scene.raw
 
@@ -105,7 +105,7 @@ def figure_maps(ctx: StageContext) -> None:
 
     if len(ctx.inputs) != 1 or ctx.inputs[0].suffix != ".npz":
         raise UserError("figure_dolp_aolp_maps reads one run's arrays: --input runs/seedN.npz")
-    save_figure(figures.dolp_aolp_maps(np.load(ctx.inputs[0])), ctx.output)
+    save_figure(figures.dolp_aolp_maps(np.load(ctx.inputs[0], allow_pickle=False)), ctx.output)
 
 
 def claims(ctx: StageContext) -> None:
