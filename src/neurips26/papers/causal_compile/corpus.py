@@ -86,7 +86,8 @@ def _sentence(k: dict, names: dict, rng) -> str:
             tail = f"; the risk of {y} in the reference group was {p0}"
         label = {"RR": ["relative risk", "risk ratio", "RR"], "OR": ["odds ratio", "OR", "odds ratio"],
                  "HR": ["hazard ratio", "HR", "hazard ratio"]}[s][rng.integers(3)]
-        forms = [f"{start} {h}, {contrast} was associated with a {label} for {y} of {v} {ci}{tail}.",
+        article = "an" if label[0] in "aeiouHRO" else "a"
+        forms = [f"{start} {h}, {contrast} was associated with {article} {label} for {y} of {v} {ci}{tail}.",
                  f"{start} {h}, the {label} of {y} per {contrast} was {v} {ci}{tail}."]
     elif s == "OR":
         label = ["odds ratio", "OR"][rng.integers(2)]
@@ -212,10 +213,10 @@ def kernels_of(studies: list[dict]) -> list[dict]:
 
 def _abstract(study: dict, names: dict, scm, rng) -> str:
     x, y = (names[v] for v in study["edge"])
-    first = study["kernels"][0]
     intro = [f"Background: the effect of {x} on {y} remains uncertain.",
              f"Objective: to estimate how {x} affects {y}."][rng.integers(2)]
+    last = max(study["kernels"], key=lambda k: k["horizon"])
     methods = (f"Methods: {DESIGN_TEXT[study['design']]} we followed {study['n']} {POPULATION_TEXT['adults']} for up to "
-               f"{first['horizon_text']}.")
+               f"{last['horizon_text']}.")
     results = " ".join(_sentence(k, names, rng) for k in study["kernels"])
     return f"{intro} {methods} Results: {results} Conclusions: {x} is related to {y}."
