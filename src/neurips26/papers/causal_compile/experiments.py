@@ -30,8 +30,14 @@ def correct(value, truth, cfg) -> bool:
     return abs(value - truth) <= e.canonical_tolerance_abs + e.canonical_tolerance_rel * abs(truth)
 
 
-def kernel_table(truth: list[dict], compiled, rejected, naive, conflicts: method.Conflicts, cfg) -> pd.DataFrame:
+def kernel_table(truth: list[dict], compiled, rejected, naive, conflicts: method.Conflicts, cfg, claims=None,
+                 pooled=None) -> pd.DataFrame:
     by_id = {k.kernel_id: k for k in compiled}
+    claims, pooled = claims or {}, pooled if pooled is not None else nx.DiGraph()
+    cells: dict[tuple, list] = {}
+    for k in compiled:
+        cells.setdefault(k.cell, []).append(k)
+    cell_all = {c: float(sum(m.value / m.se**2 for m in ms) / sum(1 / m.se**2 for m in ms)) for c, ms in cells.items()}
     naive_by_id = {k.kernel_id: k for k in naive}
     reasons = {r["kernel_id"]: r["reason"] for r in rejected}
     flagged = {i for pair in conflicts.pairs for i in pair}
@@ -52,7 +58,12 @@ def kernel_table(truth: list[dict], compiled, rejected, naive, conflicts: method
             "method": k.method if k else "", "naive_value": n.value if n else np.nan,
             "correct": bool(matched and correct(k.value, t["theta"], cfg)),
             "naive_correct": bool(n is not None and matched and correct(n.value, t["theta"], cfg)),
-            "flagged": t["kernel_id"] in flagged,
+            "flagged": t["kernel_id"] in flagged, "truth_edge_effect": t["truth_edge_effect"],
+            "cell_default": claims[k.cell]["value"] if k is not None and k.cell in claims else np.nan,
+            "cell_pooled_all": cell_all.get(k.cell, np.nan) if k is not None else np.nan,
+            "kept_in_default": bool(k is not None and k.cell in claims and k.kernel_id in claims[k.cell]["kept"]),
+            "edge_pooled": pooled[t["exposure"]][t["outcome"]]["pooled"]["value"]
+            if pooled.has_edge(t["exposure"], t["outcome"]) else np.nan,
         })
     return pd.DataFrame(rows)
 
@@ -177,11 +188,12 @@ def run(cfg, seed: int) -> dict[str, pd.DataFrame]:
     method.score_quality(naive, cfg)
     naive_claims = method.default_claims(naive, method.detect_conflicts(naive, cfg.compiler.ci_level,
                                                                         cfg.compiler.i2_threshold))
+    pooled = method.pooled_graph(compiled, scm.variables)
     graphs = {"compiled": Q.EdgeEffects(graph), "naive": Q.EdgeEffects(method.build_graph(naive_claims, scm.variables)),
-              "pooled": Q.EdgeEffects(method.pooled_graph(compiled, scm.variables), pooled=True)}
+              "pooled": Q.EdgeEffects(pooled, pooled=True)}
     rng = np.random.default_rng([seed, 18, 1])
     data = scm.simulate(int(cfg.cohort.n), rng)
-    kernels = kernel_table(truth, compiled, rejected, naive, conflicts, cfg)
+    kernels = kernel_table(truth, compiled, rejected, naive, conflicts, cfg, claims, pooled)
     qtable = query_table(scm, scm.dag, graphs, abstracts, vocab, cfg, rng, data)
     ctable = conflict_table(compiled, truth, cfg)
     for frame in (kernels, qtable, ctable):

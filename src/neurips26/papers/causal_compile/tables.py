@@ -20,6 +20,10 @@ def _main_rows(kernels: pd.DataFrame, queries: pd.DataFrame, conflicts: pd.DataF
     good = kernels[kernels["malformed"].isna() | (kernels["malformed"] == "")]
     bad = kernels[~kernels.index.isin(good.index)]
     default = conflicts[conflicts["default"]]
+    # the edge estimate a method would use for each cell that holds an injected conflict, against the true edge effect
+    hit = kernels[kernels["injected_conflict"] & kernels["extracted"]]
+    cell_error = {"compiled": float((hit["cell_default"] - hit["truth_edge_effect"]).abs().mean()),
+                  "pooled": float((hit["edge_pooled"] - hit["truth_edge_effect"]).abs().mean())}
     rows = []
     for m in METHODS:
         q = queries[queries["method"] == m]
@@ -31,7 +35,10 @@ def _main_rows(kernels: pd.DataFrame, queries: pd.DataFrame, conflicts: pd.DataF
                "do_sign_vs_cohort": _sign_agree(do["answer_main"], do["cohort"]),
                "do_sign_vs_truth": _sign_agree(do["answer_main"], do["truth_main"]),
                "median_abs_error_all": float(q.loc[q["executable"], "abs_error"].median()) if q["executable"].any()
-               else np.nan}
+               else np.nan, "conflict_cell_abs_error": cell_error.get(m, np.nan),
+               "injected_kept": float(hit["kept_in_default"].mean()) if m == "compiled" else np.nan,
+               "conflict_cell_error_unchecked": float((hit["cell_pooled_all"] - hit["truth_edge_effect"]).abs().mean())
+               if m == "compiled" else np.nan}
         if m == "compiled":
             row.update(canonical_accuracy=float(good["correct"].mean()), malformed_rejected=float(bad["rejected"].mean())
                        if len(bad) else np.nan, conflict_recall=float((default["recall"] * default["injected"]).sum()
