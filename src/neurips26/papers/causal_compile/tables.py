@@ -28,7 +28,8 @@ def _main_rows(kernels: pd.DataFrame, queries: pd.DataFrame, conflicts: pd.DataF
     for m in METHODS:
         q = queries[queries["method"] == m]
         do = q[(q["type"] == "do") & q["executable"]]
-        row = {"seed": seed, "method": m, "kernels": len(kernels), "studies": kernels["study_id"].nunique(),
+        row = {"seed": seed, "method": m, "kernels": len(kernels),
+               "studies": len(kernels[["seed", "study_id"]].drop_duplicates()),
                "canonical_accuracy": np.nan, "malformed_rejected": np.nan, "conflict_recall": np.nan,
                "conflict_precision": np.nan, "executability": float(q["executable"].mean()), "queries": len(q),
                "do_executable": len(do), "do_median_abs_error": float(do["abs_error"].median()) if len(do) else np.nan,
