@@ -49,7 +49,7 @@ def run_regime(feats: dict, cfg, regime: str, seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     pool = sample_pool(feats, counts, rng)
     n_lab = int(round(cfg.label_fraction * len(pool)))
-    lab, unl = pool[:n_lab], pool[n_lab:]
+    lab = pool[:n_lab]
     centre = feats["pool_x"][pool].mean(0)   # centring by the (unlabelled) training pool's mean feature
 
     def prep(x):
