@@ -1,0 +1,98 @@
+"""One run = one regime x seed: allocate the DCI training pool from the feature cache, split labelled / unlabelled,
+train every method, and score each on the balanced test cells. Returns one row per method x class x domain."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import torch
+import torch.nn.functional as F
+
+from neurips26.papers.hyperidac import baselines
+from neurips26.papers.hyperidac.allocation import dci_allocation
+from neurips26.papers.hyperidac.method import HyperHead, StaticHead
+from neurips26.papers.hyperidac.training import Split, train_semi
+
+# method -> (head, pseudo-labelling scheme, use_history, use_fallback, HyperHead options)
+SEMI = {
+    "self_training": ("static", "fixmatch", True, True, {}),
+    "debiased": ("static", "debiased", True, True, {}),
+    "static": ("static", "multilevel", True, True, {}),
+    "hyperidac": ("hyper", "multilevel", True, True, {}),
+    "hyperidac_no_prior": ("hyper", "multilevel", True, True, {"use_prior": False}),
+    "hyperidac_no_embed": ("hyper", "multilevel", True, True, {"use_embeddings": False}),
+    "hyperidac_no_history": ("hyper", "multilevel", False, False, {}),
+}
+
+
+def sample_pool(feats: dict, counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Indices of pool rows: counts[c, d] candidates drawn without replacement from cell (c, d)."""
+    chosen = []
+    for c, d in np.ndindex(*counts.shape):
+        cell = np.flatnonzero((feats["pool_y"] == c) & (feats["pool_d"] == d))
+        if counts[c, d] > len(cell):
+            raise ValueError(f"cell ({c}, {d}) needs {counts[c, d]} candidates, the cache has {len(cell)}")
+        chosen.append(rng.choice(cell, counts[c, d], replace=False))
+    return rng.permutation(np.concatenate(chosen))
+
+
+def _head(kind: str, protos: torch.Tensor, cfg, options: dict):
+    m = cfg.model
+    if kind == "static":
+        return StaticHead(protos, m.tau)
+    return HyperHead(protos, m.tau, int(m.latent_domains), int(m.rank), int(m.prior_hidden), **options)
+
+
+def run_regime(feats: dict, cfg, regime: str, seed: int) -> pd.DataFrame:
+    k, n_dom = len(feats["prototypes"]), len(cfg.domains)
+    counts = dci_allocation(int(cfg.n_train), k, n_dom, float(cfg.regimes[regime]))
+    rng = np.random.default_rng(seed)
+    pool = sample_pool(feats, counts, rng)
+    n_lab = int(round(cfg.label_fraction * len(pool)))
+    lab = pool[:n_lab]
+    centre = feats["pool_x"][pool].mean(0)   # centring by the (unlabelled) training pool's mean feature
+
+    def prep(x):
+        return F.normalize(torch.from_numpy(x - centre), dim=-1)
+
+    protos = prep(feats["prototypes"])
+    x_all, y_all, d_all = prep(feats["pool_x"][pool]), torch.from_numpy(feats["pool_y"][pool]), \
+        torch.from_numpy(feats["pool_d"][pool])
+    x_lab, y_lab, x_unl = x_all[:n_lab], y_all[:n_lab], x_all[n_lab:]
+    x_test = prep(feats["test_x"])
+    zs_unl = baselines.zero_shot(protos, x_unl, cfg.model.tau)
+    split = Split(x_lab, y_lab, x_unl, zs_unl)
+
+    predictions = {}
+    for method in cfg.methods:
+        if method == "zero_shot":
+            predictions[method] = baselines.zero_shot(protos, x_test, cfg.model.tau)
+        elif method == "dpa":
+            predictions[method] = baselines.dpa(protos, x_lab, y_lab, x_unl, cfg)(x_test)
+        elif method == "boda_labelled":
+            head = baselines.boda_labelled(protos, x_all, y_all, d_all, cfg, seed)
+            predictions[method] = _predict(head, x_test)
+        elif method in SEMI:
+            kind, scheme, use_history, use_fallback, options = SEMI[method]
+            head = train_semi(_head(kind, protos, cfg, options), split, cfg, scheme, seed, use_history, use_fallback)
+            predictions[method] = _predict(head, x_test)
+        else:
+            raise ValueError(f"methods: unknown method {method!r}")
+
+    n_lab_cell = np.zeros_like(counts)
+    np.add.at(n_lab_cell, (feats["pool_y"][lab], feats["pool_d"][lab]), 1)
+    rows = []
+    for method, pred in predictions.items():
+        for c, d in np.ndindex(k, n_dom):
+            cell = (feats["test_y"] == c) & (feats["test_d"] == d)
+            rows.append({"method": method, "regime": regime, "gamma": float(cfg.regimes[regime]), "seed": seed,
+                         "cls": c, "domain": cfg.domains[d], "n_train": int(counts[c, d]),
+                         "n_labelled": int(n_lab_cell[c, d]), "n_test": int(cell.sum()),
+                         "accuracy": float((pred[cell] == c).mean())})
+    return pd.DataFrame(rows)
+
+
+def _predict(head, x: torch.Tensor) -> np.ndarray:
+    head.eval()
+    with torch.no_grad():
+        return head(x)[0].argmax(1).numpy()

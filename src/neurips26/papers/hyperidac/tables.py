@@ -1,0 +1,69 @@
+"""Tables from the run CSVs (one row per method x regime x seed x class x domain cell).
+
+Metrics of one method x regime x seed, from its 40 cell accuracies on the balanced test cells:
+    overall        accuracy under the training allocation's joint (cells weighted by their training counts n_train)
+    cell_balanced  the mean of the cell accuracies (every class x domain cell weighted equally)
+    worst_cell     the lowest cell accuracy
+    minority_cell  the mean accuracy of the minority cells: training count <= the minority_quantile of the counts
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from neurips26.papers.hyperidac.allocation import dci_allocation
+
+METRICS = ("overall", "cell_balanced", "worst_cell", "minority_cell")
+KEYS = ["method", "regime", "gamma", "seed"]
+
+
+def table_allocation(cfg) -> pd.DataFrame:
+    rows = []
+    k, n_dom = 10, len(cfg.domains)
+    for regime, gamma in cfg.regimes.items():
+        counts = dci_allocation(int(cfg.n_train), k, n_dom, float(gamma))
+        row_dev = np.abs(counts.sum(1) - int(cfg.n_train) // k).max()
+        col_dev = np.abs(counts.sum(0) - int(cfg.n_train) // n_dom).max()
+        for c, d in np.ndindex(k, n_dom):
+            rows.append({"regime": regime, "gamma": float(gamma), "cls": c, "domain": cfg.domains[d],
+                         "count": int(counts[c, d]), "max_class_marginal_dev": int(row_dev),
+                         "max_domain_marginal_dev": int(col_dev)})
+    return pd.DataFrame(rows)
+
+
+def _metrics(cells: pd.DataFrame, quantile: float) -> pd.Series:
+    minority = cells.n_train <= cells.n_train.quantile(quantile)
+    return pd.Series({"overall": float(np.average(cells.accuracy, weights=cells.n_train)),
+                      "cell_balanced": float(cells.accuracy.mean()), "worst_cell": float(cells.accuracy.min()),
+                      "minority_cell": float(cells.accuracy[minority].mean())})
+
+
+def per_seed(runs: pd.DataFrame, cfg) -> pd.DataFrame:
+    q = float(cfg.metrics.minority_quantile)
+    return runs.groupby(KEYS, sort=False).apply(lambda g: _metrics(g, q), include_groups=False).reset_index()
+
+
+def _summary(runs: pd.DataFrame, cfg, methods: list[str]) -> pd.DataFrame:
+    seeds = per_seed(runs[runs.method.isin(methods)], cfg)
+    grouped = seeds.groupby(["method", "regime", "gamma"], sort=False)[list(METRICS)]
+    mean, std = grouped.mean(), grouped.std(ddof=1).fillna(0.0).add_suffix("_sd")
+    out = mean.join(std).reset_index()
+    out["seeds"] = grouped.size().values
+    order = {m: i for i, m in enumerate(methods)}
+    return out.sort_values(["gamma", "method"], key=lambda s: s.map(order) if s.name == "method" else s)\
+        .reset_index(drop=True)
+
+
+def table_main(runs: pd.DataFrame, cfg) -> pd.DataFrame:
+    return _summary(runs, cfg, [m for m in cfg.methods if not m.startswith("hyperidac_")])
+
+
+def table_ablation(runs: pd.DataFrame, cfg) -> pd.DataFrame:
+    return _summary(runs, cfg, [m for m in cfg.methods if m.startswith("hyperidac")])
+
+
+def table_cells(runs: pd.DataFrame, cfg) -> pd.DataFrame:
+    """Cell accuracies averaged over seeds (the heatmap's table)."""
+    return runs.groupby(["method", "regime", "gamma", "cls", "domain"], sort=False)\
+        .agg(n_train=("n_train", "mean"), accuracy=("accuracy", "mean")).reset_index()
