@@ -67,12 +67,19 @@ def encode_left_padded(tokenizer, texts: list[str], max_tokens: int | None = Non
 
 def residual_stream(model, ids, mask, position_ids=None) -> list:
     """The residual stream of a decoder, one (batch, tokens, hidden) tensor per layer boundary: index 0 is the token
-    embedding, index l the output of layer l (1-based; the last one is before the final norm)."""
+    embedding, index l the output of decoder layer l (1-based) for l < L; transformers returns the last one after
+    the final norm, so index L is replaced by the raw output of the last layer (computed with a forward hook)."""
     import torch
 
-    with torch.inference_mode():
-        out = model.model(input_ids=ids, attention_mask=mask, position_ids=position_ids, output_hidden_states=True)
+    last = {}
+    hook = model.model.layers[-1].register_forward_hook(lambda m, i, o: last.update(h=o[0] if isinstance(o, tuple) else o))
+    try:
+        with torch.inference_mode():
+            out = model.model(input_ids=ids, attention_mask=mask, position_ids=position_ids, output_hidden_states=True)
+    finally:
+        hook.remove()
     states = list(out.hidden_states)
+    states[-1] = last["h"]
     if len(states) == model.config.num_hidden_layers + 1:
         return states
     raise UserError(f"expected {model.config.num_hidden_layers + 1} hidden states, got {len(states)}")
