@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from neurips26.common.device import resolve_device
 from neurips26.common.llm import encode_left_padded, label_token_ids
 from neurips26.papers.zo_dominant_layer import lora, method, models
 
@@ -83,6 +84,10 @@ def propagation(model, runner, y, layers, rows, eps, draws, seed) -> pd.DataFram
     return pd.DataFrame(out)
 
 
+def device_of(params) -> str:
+    return params[0].device.type
+
+
 def evaluate(runner, y, rows) -> tuple[float, float]:
     with torch.no_grad():
         logits = runner.logits(0, rows)
@@ -96,6 +101,8 @@ def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, see
     optimizer = torch.optim.Adam(params, lr=float(spec.fo_lr)) if first_order else None
     for step in range(int(spec.max_steps)):
         rows = torch.as_tensor(rng.choice(train_rows, int(spec.batch), replace=False))
+        if device_of(params) == "cuda":
+            torch.cuda.synchronize()
         tick = time.perf_counter()
         if first_order:
             for p in params:
@@ -108,6 +115,8 @@ def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, see
         else:
             method.mezo_step(params, lambda rows=rows: runner.loss(y, start, rows), float(spec.eps), float(spec.lr),
                              seed * 1_000_003 + step)
+        if device_of(params) == "cuda":
+            torch.cuda.synchronize()
         elapsed += time.perf_counter() - tick
         steps = step + 1
         if steps % int(spec.eval_every) == 0:
@@ -126,12 +135,15 @@ def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, see
 def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(layers frame, methods frame) of one model x task x seed."""
     rng = np.random.default_rng(seed)
+    device = resolve_device(str(cfg.device))
     tokenizer, model = models.load(model_name, cfg, seed=int(cfg.tasks.split_seed))
+    model.to(device)
     for p in model.parameters():
         p.requires_grad_(False)
     ids, mask, _ = encode_left_padded(tokenizer, task.prompts, int(cfg.tasks.max_tokens))
+    ids, mask = ids.to(device), mask.to(device)
     runner = models.Runner(model, ids, mask, label_token_ids(tokenizer, task.words))
-    y = torch.as_tensor(task.y)
+    y = torch.as_tensor(task.y, device=device)
     n_layers = runner.n_layers
     train_rows = np.arange(task.n_train)
     eval_rows = torch.arange(task.n_train, len(task.y))

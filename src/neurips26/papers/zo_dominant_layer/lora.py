@@ -14,8 +14,10 @@ class LoRALinear(torch.nn.Module):
         super().__init__()
         self.base = base
         self.scale = alpha / rank
-        self.a = torch.nn.Parameter(torch.randn(rank, base.in_features, generator=generator) / base.in_features**0.5)
-        self.b = torch.nn.Parameter(torch.zeros(base.out_features, rank))
+        device = base.weight.device
+        a = torch.randn(rank, base.in_features, generator=generator) / base.in_features**0.5
+        self.a = torch.nn.Parameter(a.to(device))
+        self.b = torch.nn.Parameter(torch.zeros(base.out_features, rank, device=device))
 
     def forward(self, x):
         return self.base(x) + (x @ self.a.T @ self.b.T) * self.scale

@@ -19,10 +19,12 @@ import torch
 
 def perturb(params: Sequence[torch.Tensor], seed: int, scale: float) -> None:
     """params += scale * z, with z regenerated from `seed` in a fixed order (the same z on every call)."""
-    generator = torch.Generator().manual_seed(int(seed))
+    generator = None
     with torch.no_grad():
         for p in params:
-            z = torch.randn(p.shape, generator=generator, dtype=p.dtype)
+            if generator is None:  # on the parameters' device (the same z on every call either way)
+                generator = torch.Generator(device=p.device).manual_seed(int(seed))
+            z = torch.randn(p.shape, generator=generator, dtype=p.dtype, device=p.device)
             p.add_(z, alpha=scale)
 
 
@@ -46,8 +48,8 @@ def mezo_step(params: Sequence[torch.Tensor], loss_fn: Callable[[], float], eps:
 def spsa_gradient(params: Sequence[torch.Tensor], loss_fn: Callable[[], float], eps: float, seed: int):
     """The SPSA gradient estimate g z itself (for tests and diagnostics; MeZO never materialises it)."""
     g, _, _ = spsa_projection(params, loss_fn, eps, seed)
-    generator = torch.Generator().manual_seed(int(seed))
-    return [g * torch.randn(p.shape, generator=generator, dtype=p.dtype) for p in params]
+    generator = torch.Generator(device=params[0].device).manual_seed(int(seed))
+    return [g * torch.randn(p.shape, generator=generator, dtype=p.dtype, device=p.device) for p in params]
 
 
 def outlier_profile(states: Sequence[torch.Tensor], mask: torch.Tensor) -> list[dict]:

@@ -69,7 +69,7 @@ class Runner:
         from transformers.masking_utils import create_causal_mask
 
         self.model, self.ids, self.mask = model, ids, mask
-        self.label_ids = torch.tensor(label_ids)
+        self.label_ids = torch.tensor(label_ids, device=ids.device)
         self.position = (mask.cumsum(1) - 1).clamp(min=0)
         inner = model.model
         with torch.no_grad():
