@@ -26,36 +26,45 @@ from neurips26.papers.zo_dominant_layer import lora, method, models
 
 
 def layer_params(model, layer: int) -> list[torch.nn.Parameter]:
+    """The parameters of decoder layer `layer` (0-based)."""
     return list(model.model.layers[layer].parameters())
 
 
-def _grads(model, runner, y, rows, groups) -> list[torch.Tensor]:
+def _backward(model, runner, y, rows) -> None:
     model.zero_grad(set_to_none=True)
     runner.loss(y, 0, rows, grad=True).backward()
-    return [torch.cat([p.grad.flatten() for p in ps]) for ps in groups]
 
 
 def zo_signal(model, runner, y, train_rows, eval_rows, n_batches, batch, rng) -> pd.DataFrame:
-    """Per layer (and 'full'): expected held-out descent per unit lr of a MeZO step, its SNR, gradient norms."""
+    """Per layer (and layer -1: the full model): expected held-out descent per unit lr of a MeZO step, its SNR, and
+    gradient norms. Dot products are summed parameter by parameter (no flattened copies of the gradients)."""
     n_layers = runner.n_layers
-    groups = [layer_params(model, i) for i in range(n_layers)]
+    owner = {}  # parameter name -> layer index (embeddings and the final norm belong to the full model only)
+    for name, _ in model.named_parameters():
+        parts = name.split(".")
+        owner[name] = int(parts[parts.index("layers") + 1]) if "layers" in parts else None
     for p in model.parameters():
         p.requires_grad_(True)
-    g_eval = _grads(model, runner, y, eval_rows, groups)
-    full_eval = torch.cat([p.grad.flatten() for p in model.parameters()])
+    _backward(model, runner, y, eval_rows)
+    g_eval = {name: p.grad.detach().clone() for name, p in model.named_parameters()}
     stats = {k: [] for k in range(n_layers + 1)}  # index n_layers: the full model
     for _ in range(n_batches):
-        rows = torch.as_tensor(rng.choice(train_rows, batch, replace=False))
-        g_batch = _grads(model, runner, y, rows, groups)
-        full_batch = torch.cat([p.grad.flatten() for p in model.parameters()])
-        for k, (gb, ge) in enumerate(zip(g_batch + [full_batch], g_eval + [full_eval])):
-            stats[k].append((float(gb @ ge), float(gb @ gb), float(ge @ ge)))
+        _backward(model, runner, y, torch.as_tensor(rng.choice(train_rows, batch, replace=False)))
+        sums = np.zeros((n_layers + 1, 3))
+        for name, p in model.named_parameters():
+            gb, ge = p.grad, g_eval[name]
+            terms = np.array([float((gb * ge).sum()), float((gb * gb).sum()), float((ge * ge).sum())])
+            sums[n_layers] += terms
+            if owner[name] is not None:
+                sums[owner[name]] += terms
+        for k in range(n_layers + 1):
+            stats[k].append(sums[k])
     model.zero_grad(set_to_none=True)
     for p in model.parameters():
         p.requires_grad_(False)
     rows = []
     for k, values in stats.items():
-        dot, nb, ne = (np.array(v) for v in zip(*values))
+        dot, nb, ne = np.array(values).T
         descent = dot.mean()
         second = (2 * dot**2 + nb * ne).mean()
         rows.append({"layer": k if k < n_layers else -1, "descent": descent,
