@@ -41,7 +41,9 @@ def build(layers: pd.DataFrame, main: pd.DataFrame, cfg) -> tuple[list[Claim], d
         at = single.set_index("layer")
         prop = single.dropna(subset=["propagation"])
         per_task[task] = {
-            "l_star": lstar, "best_layer": best, "snr_best": float(single.snr.max()), "snr_median": median,
+            "l_star": lstar, "best_layer": best,
+            "best_descent_layer": int(single.loc[single.descent.idxmax(), "layer"]) if "descent" in single else -1,
+            "snr_best": float(single.snr.max()), "snr_median": median,
             "peak_ratio": float(single.snr.max() / max(abs(median), 1e-12)),
             "snr_lstar": float(at.snr.get(lstar, np.nan)), "snr_full": float(part[part.layer == -1].snr.iloc[0]),
             "prop_lstar": float(at.propagation.get(lstar, np.nan)), "prop_median": float(prop.propagation.median()),
@@ -65,7 +67,8 @@ def build(layers: pd.DataFrame, main: pd.DataFrame, cfg) -> tuple[list[Claim], d
               "the dominant layer equals the first activation-outlier layer, found by inference alone (every task)",
               f"all_found == 1 and max_offset <= {near}",
               {"all_found": int(found_all), "max_offset": max(abs(v[t]["best_layer"] - v[t]["l_star"]) for t in tasks),
-               **flat("l_star"), **flat("best_layer")}, LAYERS + ["figures/outlier_profile.png"],
+               **flat("l_star"), **flat("best_layer"), **flat("best_descent_layer")},
+              LAYERS + ["figures/outlier_profile.png"],
               positive_control=PositiveControl(
                   "detector on the small decoder with an outlier planted at a known layer (offset = found - planted)",
                   _control(cfg, found_all))),
