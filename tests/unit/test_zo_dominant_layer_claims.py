@@ -18,9 +18,10 @@ def tables(best: int, lstar: int):
     for task in ["imdb", "bbc"]:
         for layer in range(8):
             snr = 1.0 if layer == best else 0.1
-            rows.append({"model": "m", "task": task, "layer": layer, "snr": snr, "propagation": 10.0 if layer == best
-                         else 1.0, "l_star": lstar})
-        rows.append({"model": "m", "task": task, "layer": -1, "snr": 0.3, "propagation": np.nan, "l_star": lstar})
+            rows.append({"model": "m", "task": task, "layer": layer, "snr": snr, "descent": 10 * snr,
+                         "propagation": 10.0 if layer == best else 1.0, "l_star": lstar})
+        rows.append({"model": "m", "task": task, "layer": -1, "snr": 0.3, "descent": 30.0, "propagation": np.nan,
+                     "l_star": lstar})
     main = pd.DataFrame([{"task": t, "method": m, "s_per_step": s, "acc_after": 0.5}
                          for t in ["imdb", "bbc"] for m, s in [("zo_lstar", 1.0), ("zo_full", 3.0)]])
     return pd.DataFrame(rows), main
@@ -32,6 +33,7 @@ def test_verdicts_follow_the_numbers(best, lstar, expected):
     claims, _ = paper_claims.build(*tables(best, lstar), cfg)
     verdicts = {c.id: c.to_json()["holds"] for c in claims}
     assert verdicts["first_outlier_layer_is_dominant"] is expected
+    assert verdicts["dominant_by_expected_descent"] is expected
     assert verdicts["dominated_by_one_layer"] is True and verdicts["speedup"] is True
     assert verdicts["single_layer_matches_full"] is (best == lstar)
     assert verdicts["model_specific"] is None
