@@ -103,10 +103,13 @@ def evaluate(runner, y, rows) -> tuple[float, float]:
     return float(torch.nn.functional.cross_entropy(logits, y[rows])), float((logits.argmax(1) == y[rows]).float().mean())
 
 
-def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, seed, first_order=False) -> dict:
-    """MeZO (or Adam when first_order) on `params` with minibatches from train_rows; plateau rule on held-out loss."""
-    loss0, acc0 = evaluate(runner, y, eval_rows)
+def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, seed, first_order=False,
+          before: tuple[float, float] | None = None) -> dict:
+    """MeZO (or Adam when first_order) on `params` with minibatches from train_rows; plateau rule on held-out loss.
+    `before`: the held-out (loss, accuracy) of the starting weights, when already known."""
+    loss0, acc0 = before if before is not None else evaluate(runner, y, eval_rows)
     best, waited, steps, elapsed = loss0, 0, 0, 0.0
+    last = None  # the held-out evaluation at the current step, if one was made
     optimizer = torch.optim.Adam(params, lr=float(spec.fo_lr)) if first_order else None
     for step in range(int(spec.max_steps)):
         rows = torch.as_tensor(rng.choice(train_rows, int(spec.batch), replace=False))
@@ -128,15 +131,17 @@ def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, see
             torch.cuda.synchronize()
         elapsed += time.perf_counter() - tick
         steps = step + 1
+        last = None
         if steps % int(spec.eval_every) == 0:
-            loss, _ = evaluate(runner, y, eval_rows)
+            last = evaluate(runner, y, eval_rows)
+            loss = last[0]
             if loss < best - float(spec.min_delta):
                 best, waited = loss, 0
             else:
                 waited += 1
                 if waited >= int(spec.patience):
                     break
-    loss1, acc1 = evaluate(runner, y, eval_rows)
+    loss1, acc1 = last if last is not None else evaluate(runner, y, eval_rows)
     return {"steps": steps, "s_per_step": elapsed / max(steps, 1), "loss_before": loss0, "loss_after": loss1,
             "acc_before": acc0, "acc_after": acc1, "params": sum(p.numel() for p in params)}
 
@@ -183,6 +188,7 @@ def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFra
     others = [i for i in range(n_layers) if abs(i - target) > 1]
     random_layer = int(rng.choice(others)) if others else target
     runs = []
+    pretrained = evaluate(runner, y, eval_rows)
     for name in cfg.methods:
         lora_params = None
         if name == "zo_lstar":
@@ -199,10 +205,10 @@ def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFra
         else:
             raise ValueError(f"unknown method {name!r}")
         saved = [p.detach().clone() for p in params] if lora_params is None else None
-        if start > 0:
-            runner.cache_inputs([start])  # the frozen prefix below the tuned layer, once per run
+        # the frozen prefix below `start` is runner.cache[start] (computed once above; weights are restored after
+        # every run, so it stays valid)
         result = train(model, runner, y, cfg.zo, train_rows, eval_rows, params, start, rng, seed,
-                       first_order=name.startswith("fo_"))
+                       first_order=name.startswith("fo_"), before=pretrained)
         runs.append({"method": name, "layer": start if name != "zo_full" and lora_params is None else -1, **result})
         if lora_params is not None:
             lora.remove_lora(model.model.layers)
