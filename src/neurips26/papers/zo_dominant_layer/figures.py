@@ -1,0 +1,42 @@
+"""Figures, drawn from the saved tables."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def _per_task(frame: pd.DataFrame, column: str, ylabel: str, log: bool = False):
+    layers = frame[frame.layer >= 0]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for (model, task), part in layers.groupby(["model", "task"]):
+        line, = ax.plot(part.layer, part[column], marker="o", ms=3, label=f"{model} / {task}")
+        lstar = int(part.l_star.iloc[0])
+        if lstar >= 0:
+            ax.axvline(lstar, color=line.get_color(), ls=":", lw=1)
+    ax.set_xlabel("decoder layer (0-based); dotted: first outlier layer l*")
+    ax.set_ylabel(ylabel)
+    if log:
+        ax.set_yscale("log")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def outlier_profile(frame: pd.DataFrame):
+    return _per_task(frame, "ratio", "max|h| / median|h| after the layer", log=True)
+
+
+def zo_snr_per_layer(frame: pd.DataFrame):
+    return _per_task(frame, "snr", "SNR of a MeZO step on the layer (held-out descent)")
+
+
+def layer_sweep(frame: pd.DataFrame):
+    return _per_task(frame.dropna(subset=["propagation"]), "propagation", "|d logits| / eps under MeZO's z", log=True)
+
+
+FIGURES = {"outlier_profile": ("layers", outlier_profile), "zo_snr_per_layer": ("layers", zo_snr_per_layer),
+           "propagation": ("layers", layer_sweep)}

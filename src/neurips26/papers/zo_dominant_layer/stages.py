@@ -1,0 +1,53 @@
+"""The stages the Snakemake rules call (`python -m neurips26 zo_dominant_layer <stage> ...`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from neurips26.common.artifacts import write_csv
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything
+from neurips26.common.stage import (
+    StageContext,
+    figure_stage,
+    prepared_data_dir,
+    require_embedded,
+    table_stage,
+    write_claims_and_metrics,
+)
+from neurips26.papers.zo_dominant_layer import data, figures, paper_claims, tables
+
+REAL_SOURCES = "MeZO's SuperGLUE/SQuAD/DROP tasks and the hub models Llama-2-7b-hf and Qwen3-8B"
+
+
+def run(ctx: StageContext) -> None:
+    """One model x task x seed: --input the task's provenance.json, --output layers.csv methods.csv, task=<name>."""
+    require_embedded(ctx, REAL_SOURCES)
+    name = ctx.cfg.get("task")
+    if name not in data.DATASETS:
+        raise UserError(f"unknown zo_dominant_layer task {name!r}; known: {', '.join(data.DATASETS)}")
+    if len(ctx.outputs) != 2:
+        raise UserError("run writes two files: --output layers.csv methods.csv")
+    task = data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg)
+    seed_everything(ctx.require_seed())
+    from neurips26.papers.zo_dominant_layer import experiments
+
+    layers, methods = experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed())
+    write_csv(ctx.outputs[0], layers)
+    write_csv(ctx.outputs[1], methods)
+
+
+def claims(ctx: StageContext) -> None:
+    if len(ctx.inputs) != 2:
+        raise UserError("claims needs --input tables/layers.csv tables/main.csv")
+    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs], ctx.cfg))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "run": run,
+    **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
+    **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
+    "claims": claims,
+}

@@ -1,0 +1,29 @@
+"""Tables aggregated over seeds from the per-run CSVs."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def table_layers(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x layer (-1: full model): outlier ratio, ZO signal and propagation, mean and sd over seeds."""
+    keys = ["model", "task", "layer"]
+    values = ["ratio", "max_abs", "descent", "snr", "grad_norm_eval", "propagation", "zo_proj_rms"]
+    out = frame.groupby(keys)[values].agg(["mean", "std"])
+    out.columns = [f"{v}_{s}" if s == "std" else v for v, s in out.columns]
+    out = out.reset_index()
+    lstar = frame.groupby(["model", "task"]).l_star.agg(lambda s: int(s.mode().iloc[0])).rename("l_star")
+    return out.merge(lstar.reset_index(), on=["model", "task"])
+
+
+def table_main(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x method: accuracy and loss before/after, seconds per step, perturbed parameters."""
+    keys = ["model", "task", "method"]
+    values = ["layer", "steps", "s_per_step", "loss_before", "loss_after", "acc_before", "acc_after", "params"]
+    out = frame.groupby(keys)[values].mean().reset_index()
+    out["acc_after_std"] = frame.groupby(keys).acc_after.std().to_numpy()
+    out["loss_drop"] = out.loss_before - out.loss_after
+    return out
+
+
+TABLES = {"layers": table_layers, "main": table_main}
