@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from tests.conftest import copy_repository, env_for
 pytestmark = pytest.mark.workflow
 
 PAPER = "mec_mmd"  # the cheapest paper; the copy's registry marks the others planned, so dvc.yaml has only its stages
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")  # optional here: the results page test requires it
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
 BLOCKER = '''\
 """Test-only: refuse every network connection and name lookup that is not local (loaded by every Python process)."""
@@ -191,6 +193,15 @@ def test_plots_show_and_diff_write_their_html_without_network(pushed, experiment
     # The only addresses in the page: the Vega scripts it loads from the CDN when opened, and the schema id.
     urls = set(re.findall(r"https?://[^\"'\s<>]+", html))
     assert {u.split("/npm/")[0] for u in urls} <= {"https://cdn.jsdelivr.net", "https://vega.github.io/schema/vega-lite/v5.json"}
+    # The offline variant: the Vega libraries that Snakemake ships, next to the page; it renders one canvas a curve.
+    run(pushed, blocker, sys.executable, "-m", "neurips26", "dvc-plots-offline", str(tmp_path / "show"))
+    html = (tmp_path / "show/index.html").read_text()
+    assert re.findall(r'<script src="([^"]+)"', html) == ["vendor/vega.js", "vendor/vega-lite.js", "vendor/vega-embed.js"]
+    if CHROMIUM:
+        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--proxy-server=127.0.0.1:9",
+                              "--virtual-time-budget=10000", "--dump-dom", (tmp_path / "show/index.html").as_uri()],
+                             capture_output=True, text=True, timeout=120).stdout
+        assert dom.count('class="marks"') == len(paper["plots"]), dom[-2000:]
     dvc(pushed, blocker, "plots", "diff", "HEAD", experiment, "-o", str(tmp_path / "diff"))
     html = (tmp_path / "diff/index.html").read_text()
     assert experiment in html and "HEAD" in html
