@@ -4,7 +4,8 @@
     python -m neurips26 dvc-yaml --check   # exit 1 when any of them is out of date (a test runs this)
 
 What is generated, and from where (nothing here names a paper):
-- stage `data`: the data rules of workflow/rules/data.smk (`snakemake --until <those rules> results/all`), out `data/raw`.
+- stage `data`: the jobs of the data rules of workflow/rules/data.smk that results/all needs (run_data_stage), out
+  `data/raw`.
 - one stage per implemented paper of config/papers.yaml: `snakemake results/<id>/claims.json`; deps its code and rules
   and data/raw; params the run keys of config/config.yaml (those of workflow/schemas/config.schema.json but `papers`) and
   every YAML file of its Hydra tree config/<id>/; outs the folders results/<id> and logs/<id> (cached, so `dvc push` /
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -130,16 +132,35 @@ def paper_stage(root: Path, paper: Paper) -> dict:
 
 
 def data_stage(root: Path) -> dict:
-    rules = " ".join(data_rules(root))
     return {
-        # --until: only the data rules that the selected papers' DAG needs (embedded: generators and files shipped in
-        # packages; real: the public downloads). mkdir: DVC needs its outputs to exist even when no paper needs data.
-        "cmd": f"mkdir -p data/raw logs/data && snakemake --cores all --until {rules} -- results/all",
+        "cmd": "python -m neurips26 dvc-yaml --data-stage",
         "deps": ["Snakefile", "workflow/rules/data.smk", "config/datasets.yaml", "config/papers.yaml", "data/manifests",
-                 "src/neurips26/common", "src/neurips26/cli.py"],
+                 "src/neurips26/common", "src/neurips26/cli.py", "src/neurips26/dvc_yaml.py"],
         "params": [{RUN_CONFIG: ["data", "papers"]}],
         "outs": [persisted("data/raw"), persisted("logs/data")],
     }
+
+
+def run_data_stage(root: Path) -> None:
+    """The `data` stage: run the data rules of workflow/rules/data.smk that the DAG of results/all needs now.
+
+    `snakemake --until RULE` alone is not enough: it also runs a rule without wildcards that the DAG does not need
+    (cytometry_fetch, the real-data download, at data: embedded). So a dry run first lists the jobs to run, and only
+    the data rules among them are passed to --until. DVC needs its outputs to exist even when no paper needs data."""
+    for folder in ("data/raw", "logs/data"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    snakemake = [sys.executable, "-m", "snakemake"]
+    dry = subprocess.run([*snakemake, "--dry-run", "--quiet", "rules", "--", "results/all"], cwd=root,
+                         capture_output=True, text=True)
+    if dry.returncode != 0:
+        raise UserError(f"snakemake --dry-run results/all failed:\n{dry.stdout[-3000:]}{dry.stderr[-3000:]}")
+    to_run = {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+$", dry.stdout, flags=re.MULTILINE)}
+    rules = [rule for rule in data_rules(root) if rule in to_run]
+    if not rules:
+        print("data: no data rule has a job to run for results/all")
+        return
+    print(f"data: running {', '.join(rules)}", flush=True)
+    subprocess.run([*snakemake, "--cores", "all", "--until", *rules, "--", "results/all"], cwd=root, check=True)
 
 
 def render_all(root: Path) -> dict[str, str]:
@@ -187,8 +208,12 @@ def out_of_date(root: Path) -> list[str]:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m neurips26 dvc-yaml")
     parser.add_argument("--check", action="store_true", help="fail when dvc.yaml differs from what would be generated")
+    parser.add_argument("--data-stage", action="store_true", help="run the data stage of dvc.yaml (its command)")
     args = parser.parse_args(argv)
     root = repo_root()
+    if args.data_stage:
+        run_data_stage(root)
+        return
     if args.check:
         if wrong := out_of_date(root):
             print(f"out of date with config/papers.yaml: {', '.join(wrong)}: run `python -m neurips26 dvc-yaml`",

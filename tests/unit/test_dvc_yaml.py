@@ -35,7 +35,7 @@ def test_one_stage_per_implemented_paper_with_its_params_outputs_metrics_and_plo
         curves = [p for p in plots if isinstance(p, dict) and next(iter(p)).startswith(f"{paper.id}/")]
         assert len(curves) == len(paper.plots)
     assert stages["data"]["outs"][0] == {"data/raw": {"persist": True}}
-    assert "--until data_prepare cytometry_fetch" in stages["data"]["cmd"]
+    assert stages["data"]["cmd"] == "python -m neurips26 dvc-yaml --data-stage"
 
 
 def test_a_curve_with_by_columns_uses_its_generated_template_and_dvc_fills_it():
