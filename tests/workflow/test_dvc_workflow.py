@@ -185,8 +185,10 @@ def test_plots_show_and_diff_write_their_html_without_network(pushed, experiment
     paper = next(p for p in yaml.safe_load((pushed / "config/papers.yaml").read_text())["papers"] if p["id"] == PAPER)
     dvc(pushed, blocker, "plots", "show", "-o", str(tmp_path / "show"))
     html = (tmp_path / "show/index.html").read_text()
-    for curve in paper["plots"]:
-        assert f'{PAPER}/{Path(curve["table"]).stem}: {curve["y"]} vs {curve["x"]}' in html, curve
+    for curve in paper["plots"]:  # DVC's div id is the plot id with every non-word character made "_"
+        plot_id = f'{PAPER}/{Path(curve["table"]).stem}: {curve["y"]} vs {curve["x"]}'
+        assert f'id = "{re.sub(r"\W", "_", plot_id)}"' in html, curve
+    assert html.count("vegaEmbed(") == len(paper["plots"])
     for figure in paper["figures"]:
         assert Path(figure).stem in html, figure
     assert len(list((tmp_path / "show").rglob("*.png"))) == len(paper["figures"])
