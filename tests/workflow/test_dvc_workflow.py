@@ -187,7 +187,8 @@ def test_plots_show_and_diff_write_their_html_without_network(pushed, experiment
     html = (tmp_path / "show/index.html").read_text()
     for curve in paper["plots"]:  # DVC's div id is the plot id with every non-word character made "_"
         plot_id = f'{PAPER}/{Path(curve["table"]).stem}: {curve["y"]} vs {curve["x"]}'
-        assert f'id = "{re.sub(r"\W", "_", plot_id)}"' in html, curve
+        div_id = re.sub(r"\W", "_", plot_id)
+        assert f'id = "{div_id}"' in html, curve
     assert html.count("vegaEmbed(") == len(paper["plots"])
     for figure in paper["figures"]:
         assert Path(figure).stem in html, figure
