@@ -85,6 +85,8 @@ def blocker(tmp_path_factory) -> Path:
 def one_paper(tmp_path_factory, blocker) -> Path:
     """A copy with only PAPER implemented, tiny scale, seed 0, reproduced with `dvc repro` and committed."""
     copy = copy_repository(tmp_path_factory.mktemp("dvc_repo"))
+    for key, value in (("user.name", "t"), ("user.email", "t@t")):  # `dvc exp run` commits: no global identity needed
+        subprocess.run(["git", "config", key, value], cwd=copy, check=True)
     registry = copy / "config/papers.yaml"
     papers = yaml.safe_load(registry.read_text())
     for entry in papers["papers"]:
