@@ -6,6 +6,8 @@
     python -m neurips26 report --output results/all --inputs ...
     python -m neurips26 data <dataset_id> --mode embedded|real
     python -m neurips26 dvc-yaml [--check]
+    python -m neurips26 dvc-pulled           # after `dvc pull`: check `dvc status`, then one mtime for the outputs
+    python -m neurips26 dvc-plots-offline [FOLDER]   # the page of `dvc plots show` without the CDN scripts
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from neurips26.common.errors import UserError
 
-PROJECT_COMMANDS = ("report", "data", "dvc-yaml", "papers")
+PROJECT_COMMANDS = ("report", "data", "dvc-yaml", "dvc-pulled", "dvc-plots-offline", "papers")
 # A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
 OVERRIDE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w.]*(=|$)")
 
@@ -90,6 +92,14 @@ def run_project_command(command: str, argv: list[str]) -> None:
         from neurips26.dvc_yaml import main as dvc_main
 
         dvc_main(argv)
+    elif command == "dvc-pulled":
+        from neurips26.dvc_pulled import main as pulled_main
+
+        pulled_main(argv)
+    elif command == "dvc-plots-offline":
+        from neurips26.dvc_plots_offline import main as offline_main
+
+        offline_main(argv)
     elif command == "papers":
         from neurips26.common.registry import papers_markdown
 

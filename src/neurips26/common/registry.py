@@ -32,6 +32,8 @@ class Paper:
     status: str
     figures: list[str] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
+    # Curves for `dvc plots show` (optional): [{table, x, y, by?, title?, template?}], see src/neurips26/dvc_yaml.py.
+    plots: list[dict] = field(default_factory=list)
 
     @property
     def implemented(self) -> bool:
