@@ -2,9 +2,9 @@
 (top Hessian eigenvalue, Lanczos on Hessian-vector products from common.hessian) checked against 2/eta.
 
 Convergence rule: every `check_every` steps the training loss is recorded; GD stops when the loss is below `loss_floor`
-(interpolation), or, after `min_steps` (past the slow start from the small init), when the loss averaged over the last `window` steps fell by less than `rel_tol` relative to the
-window before (a plateau; averaging makes an oscillating EoS run count by its mean), or at `max_steps` (then
-converged = False and the run is reported as such)."""
+(interpolation), or, after `min_steps` (past the slow start from the small init), when the loss averaged over the
+last `window` steps fell by less than `rel_tol` relative to the window before (a plateau; averaging makes an
+oscillating EoS run count by its mean), or at `max_steps` (then converged = False and the run is reported as such)."""
 
 from __future__ import annotations
 
