@@ -1,0 +1,119 @@
+"""Inputs: uniform on the unit sphere S^{d-1}; natural images (scikit-image's bundled photographs, Debian's Fashion-MNIST);
+their pixel-permuted copies (every patch becomes a random non-contiguous pixel set) and i.i.d. Gaussian images (the
+unstructured controls). Targets are a fixed function of the input plus Gaussian noise of standard deviation sigma."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from neurips26.common.errors import UserError
+
+SKIMAGE_DATASET, FASHION_DATASET = "dofp_lut_skimage", "fashion_mnist"
+PHOTOS = ("astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "motorcycle_left.png")  # natural scenes only
+SOURCES = ("skimage", "fashion")
+VARIANTS = ("natural", "permuted", "gaussian")
+
+
+def stream(seed: int, *keys) -> np.random.Generator:
+    """An independent generator per (seed, purpose) so adding a run never shifts another run's draws."""
+    words = [seed] + [abs(hash_key(k)) for k in keys]
+    return np.random.default_rng(words)
+
+
+def hash_key(key) -> int:
+    return key if isinstance(key, int) else int.from_bytes(str(key).encode()[:8].ljust(8, b"\0"), "little") % 2**31
+
+
+def sphere(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
+    x = rng.standard_normal((n, d))
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def sphere_target(x: np.ndarray) -> np.ndarray:
+    """sqrt(d) x_1: unit variance at every d, depends on one coordinate (representable by fc and lc alike)."""
+    return np.sqrt(x.shape[1]) * x[:, 0]
+
+
+def checked_dir(provenance: Path, dataset: str) -> Path:
+    provenance = Path(provenance)
+    if provenance.name != "provenance.json" or not provenance.is_file():
+        raise UserError(f"sparse_eos: expected data/raw/{dataset}/provenance.json, got {provenance}")
+    found = json.loads(provenance.read_text()).get("dataset")
+    if found != dataset:
+        raise UserError(f"{provenance}: expected the provenance of dataset {dataset!r}, got {found!r}")
+    return provenance.parent
+
+
+def skimage_gray(folder: Path) -> list[np.ndarray]:
+    import skimage.color
+    import skimage.io
+    import skimage.transform
+
+    out = []
+    for name in PHOTOS:
+        path = Path(folder) / name
+        if not path.is_file():
+            raise UserError(f"sparse_eos: {path} is missing; run the data_prepare rule for {SKIMAGE_DATASET}")
+        try:
+            image = skimage.io.imread(path)
+        except Exception as error:  # a truncated or corrupted file: name it, whatever the decoder raised
+            raise UserError(f"{path}: cannot read the image ({type(error).__name__}: {error})") from None
+        rgb = skimage.color.rgba2rgb(image) if image.shape[-1] == 4 else image[..., :3] / 255.0
+        out.append(skimage.transform.downscale_local_mean(skimage.color.rgb2gray(rgb), (2, 2)))
+    return out
+
+
+def skimage_crops(photos: list[np.ndarray], rng: np.random.Generator, n: int, side: int) -> np.ndarray:
+    """n random side x side crops (photo chosen uniformly), flattened, grey levels in [0, 1]."""
+    out = np.empty((n, side * side))
+    for i in range(n):
+        p = photos[rng.integers(len(photos))]
+        top, left = rng.integers(p.shape[0] - side + 1), rng.integers(p.shape[1] - side + 1)
+        out[i] = p[top:top + side, left:left + side].ravel()
+    return out
+
+
+def fashion_images(folder: Path, rng: np.random.Generator, n: int, side: int) -> np.ndarray:
+    """n random Fashion-MNIST training images, 2x2 mean-pooled to 14 x 14 and centre-cropped to side x side."""
+    from neurips26.common.fashion_mnist import load_fashion
+
+    images = load_fashion(folder)[0]
+    pick = images[rng.choice(len(images), size=n, replace=False)].astype(float) / 255.0
+    pooled = pick.reshape(n, 14, 2, 14, 2).mean(axis=(2, 4))
+    if side > 14:
+        raise UserError(f"sparse_eos: image side {side} exceeds the 14 x 14 pooled Fashion-MNIST images")
+    top = (14 - side) // 2
+    return pooled[:, top:top + side, top:top + side].reshape(n, -1)
+
+
+def variant(images: np.ndarray, kind: str, rng: np.random.Generator) -> np.ndarray:
+    """natural: as is; permuted: one fixed random pixel permutation for all images; gaussian: i.i.d. N(0, 1) pixels."""
+    if kind == "natural":
+        return images
+    if kind == "permuted":
+        return images[:, rng.permutation(images.shape[1])]
+    if kind == "gaussian":
+        return rng.standard_normal(images.shape)
+    raise UserError(f"sparse_eos: unknown image variant {kind!r}; expected one of {VARIANTS}")
+
+
+def image_inputs(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(inputs, target): inputs centred by the pixel-wise mean and scaled by one global factor so max |x| = 1 (the
+    theory's R = 1); target = the standardised mean pixel of the raw image (invariant to a pixel permutation)."""
+    mean = images.mean(axis=1)
+    target = (mean - mean.mean()) / mean.std()
+    x = images - images.mean(axis=0)
+    return x / np.linalg.norm(x, axis=1).max(), target
+
+
+def sample_patches(images: np.ndarray, side: int, r: int, count: int, rng: np.random.Generator) -> np.ndarray:
+    """`count` random r x r windows of the side x side images (flattened)."""
+    grid = images.reshape(len(images), side, side)
+    i = rng.integers(len(images), size=count)
+    top, left = rng.integers(side - r + 1, size=count), rng.integers(side - r + 1, size=count)
+    rows = top[:, None, None] + np.arange(r)[None, :, None]
+    cols = left[:, None, None] + np.arange(r)[None, None, :]
+    return grid[i[:, None, None], rows, cols].reshape(count, r * r)

@@ -1,0 +1,146 @@
+"""The three experiments, one function per run stage; each returns the rows of one seed.
+
+sphere:   fc / fc + weight decay / lc on x ~ U(S^{d-1}), y = sqrt(d) x_1 + noise; d grid, r sweep, step-size sweep.
+images:   conv / lc / fc on natural image crops vs their pixel-permuted copies vs Gaussian images, y = mean pixel + noise.
+geometry: participation ratio and PCA spectrum of patch collections; activation coverage by random half-spaces.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import torch
+
+from neurips26.papers.sparse_eos import data, measures
+from neurips26.papers.sparse_eos.method import train
+from neurips26.papers.sparse_eos.models import PatchNet, windows_1d, windows_2d
+
+
+def patch_sets(net: PatchNet, x: np.ndarray) -> dict[int, np.ndarray]:
+    """The points each neuron sees: the inputs (fc), its position's patches (lc), the patch multiset (conv)."""
+    index = net.index.numpy()
+    if net.kind == "lc":
+        return {j: x[:, idx] for j, idx in enumerate(index)}
+    return {-1: x[:, index].reshape(-1, index.shape[1])}
+
+
+def fit_row(kind, index, width, x, y, clean, n_train, eta, wd, cfg, seed) -> dict:
+    """Train one net by GD on the first n_train points, evaluate on the rest; every measured quantity of a run."""
+    gen = torch.Generator().manual_seed(seed)
+    net = PatchNet(kind, index, width, init_scale=float(cfg.init_scale), generator=gen)
+    xt, yt = (torch.as_tensor(a, dtype=torch.float32) for a in (x, y))
+    fit = train(net, xt[:n_train], yt[:n_train], eta, cfg.gd, wd=wd, generator=gen)
+    with torch.no_grad():
+        pred = net(xt).numpy().astype(float)
+    test = slice(n_train, None)
+    train_mse = float(np.mean((pred[:n_train] - y[:n_train]) ** 2))
+    test_mse = float(np.mean((pred[test] - y[test]) ** 2))
+    w, b, v, pos = net.neurons()
+    sets = patch_sets(net, x[:n_train])
+    g, path, active = measures.neuron_weights(w, b, v, pos, sets)
+    radius = max(float(np.linalg.norm(p, axis=1).max()) for p in sets.values())
+    threshold = 2.0 / eta - wd
+    diag = cfg.diagnostics
+    return {"arch": kind, "r": index.shape[1], "patches": index.shape[0], "width": width, "eta": eta, "wd": wd,
+            "steps": fit.steps, "converged": fit.converged, "diverged": fit.diverged,
+            "sharpness": fit.sharpness, "threshold": threshold,
+            "stable": bool(fit.sharpness <= threshold * (1.0 + float(cfg.stability_slack))),
+            "train_mse": train_mse, "test_mse": test_mse, "gap": test_mse - train_mse,
+            "excess": float(np.mean((pred[test] - clean[test]) ** 2)),
+            "wpn": float((g * path).sum()), "budget": measures.stability_budget(eta, 0.5 * train_mse, radius),
+            "path_norm": float(path.sum()), "radius": radius, "neurons": len(w),
+            "silent_high_norm": measures.silent_high_norm(path, active, float(diag.max_active),
+                                                          float(diag.norm_quantile)),
+            "dead": int((active == 0).sum())}
+
+
+def _sphere_points(cfg, seed: int) -> list[tuple[str, int, str, int, float, float]]:
+    """(block, d, arch, r, eta, wd) of every sphere run, without duplicates."""
+    s = cfg.sphere
+    points = []
+    for d in s.dims:
+        points += [("dim", d, "fc", d, s.eta, 0.0), ("dim", d, "fc", d, s.eta, s.wd), ("dim", d, "lc", s.r, s.eta, 0.0)]
+    points += [("receptive_field", s.r_sweep.d, "lc", r, s.eta, 0.0) for r in s.r_sweep.rs if r != s.r]
+    points += [("step_size", s.eta_sweep.d, arch, s.r if arch == "lc" else s.eta_sweep.d, eta, 0.0)
+               for arch in ("fc", "lc") for eta in s.eta_sweep.etas if eta != s.eta]
+    return points
+
+
+def run_sphere(cfg, seed: int) -> pd.DataFrame:
+    s, rows = cfg.sphere, []
+    for block, d, arch, r, eta, wd in _sphere_points(cfg, seed):
+        rng = data.stream(seed, "sphere", d)                  # the same data for every net at this d
+        x = data.sphere(rng, s.n_train + s.n_test, d)
+        clean = data.sphere_target(x)
+        y = clean + s.noise * rng.standard_normal(len(x))
+        index = np.arange(d)[None] if arch == "fc" else windows_1d(d, r)
+        width = s.widths[arch]
+        row = fit_row(arch, index, width, x, y, clean, s.n_train, float(eta), float(wd), cfg, seed)
+        rows.append({"seed": seed, "experiment": "sphere", "block": block, "d": d, **row})
+        print(f"sphere {block} d={d} {arch} r={r} eta={eta} wd={wd}: gap {row['gap']:.3f} steps {row['steps']}",
+              flush=True)
+    return pd.DataFrame(rows)
+
+
+def _image_pool(cfg, seed: int, folders: dict) -> dict[str, np.ndarray]:
+    im, photos = cfg.images, None
+    pool = {}
+    for source in im.sources:
+        rng = data.stream(seed, "images", source)
+        if source == "skimage":
+            photos = photos or data.skimage_gray(folders["skimage"])
+            pool[source] = data.skimage_crops(photos, rng, im.n_train + im.n_test, im.side)
+        else:
+            pool[source] = data.fashion_images(folders["fashion"], rng, im.n_train + im.n_test, im.side)
+    return pool
+
+
+def run_images(cfg, seed: int, folders: dict) -> pd.DataFrame:
+    im, rows = cfg.images, []
+    for source, images in _image_pool(cfg, seed, folders).items():
+        for kind in im.variants:
+            x, clean = data.image_inputs(data.variant(images, kind, data.stream(seed, "variant", source, kind)))
+            y = clean + im.noise * data.stream(seed, "noise", source).standard_normal(len(x))
+            for arch in im.archs:
+                spec = im.nets[arch]
+                index = (np.arange(x.shape[1])[None] if arch == "fc"
+                         else windows_2d(im.side, spec.r, spec.stride))
+                row = fit_row(arch, index, spec.width, x, y, clean, im.n_train, float(im.eta), 0.0, cfg, seed)
+                rows.append({"seed": seed, "experiment": "images", "source": source, "variant": kind,
+                             "d": x.shape[1], **row})
+                print(f"images {source} {kind} {arch}: gap {row['gap']:.3f} steps {row['steps']}", flush=True)
+    return pd.DataFrame(rows)
+
+
+def run_geometry(cfg, seed: int, folders: dict) -> pd.DataFrame:
+    """Long format: measure in {pr, spectrum, coverage}; source in {skimage, fashion} x variant, or sphere."""
+    geo, im, rows = cfg.geometry, cfg.images, []
+    pool = _image_pool(cfg, seed, folders)
+    collections = {}
+    for source, images in pool.items():
+        for kind in im.variants:
+            imgs = data.variant(images, kind, data.stream(seed, "variant", source, kind))
+            collections[(source, kind)] = imgs
+    for (source, kind), imgs in collections.items():
+        rng = data.stream(seed, "geometry", source, kind)
+        for r in geo.rs:
+            p = data.sample_patches(imgs, im.side, r, geo.patches, rng)
+            pr = measures.participation_ratio(p)
+            rows.append({"seed": seed, "measure": "pr", "source": source, "variant": kind, "r": r, "dim": r * r,
+                         "x": float("nan"), "value": pr})
+            if r == geo.spectrum_r:
+                rows += [{"seed": seed, "measure": "spectrum", "source": source, "variant": kind, "r": r,
+                          "dim": r * r, "x": i + 1, "value": lam} for i, lam in enumerate(measures.pca_spectrum(p))]
+        p = data.sample_patches(imgs, im.side, geo.coverage_r, geo.patches, rng)
+        p = p - p.mean(axis=0)
+        curve = measures.coverage_curve(p, np.asarray(geo.fractions, float), geo.directions, rng)
+        rows += [{"seed": seed, "measure": "coverage", "source": source, "variant": kind, "r": geo.coverage_r,
+                  "dim": geo.coverage_r**2, "x": q, "value": c} for q, c in zip(geo.fractions, curve)]
+    # the sphere: full inputs (what fc sees) vs their r-coordinate patches (what lc sees)
+    rng = data.stream(seed, "geometry", "sphere")
+    x = data.sphere(rng, geo.patches, geo.sphere_d)
+    for label, pts in (("full", x), ("patch", x[:, :geo.sphere_r])):
+        curve = measures.coverage_curve(pts, np.asarray(geo.fractions, float), geo.directions, rng)
+        rows += [{"seed": seed, "measure": "coverage", "source": "sphere", "variant": label, "r": pts.shape[1],
+                  "dim": pts.shape[1], "x": q, "value": c} for q, c in zip(geo.fractions, curve)]
+    return pd.DataFrame(rows)

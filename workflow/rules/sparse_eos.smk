@@ -1,0 +1,140 @@
+# sparse_eos: sparse connectivity and generalization below the Edge of Stability (seed abstract 9). Three experiments x
+# seeds fan out as one job each (sphere: fc / lc GD runs; images: conv / lc / fc on natural vs unstructured patches;
+# geometry: patch statistics); tables aggregate over seeds; figures and claims are drawn from tables only.
+
+SPARSE_EOS_EXPERIMENTS = ["sphere", "images", "geometry"]
+SPARSE_EOS_DATA = ["data/raw/dofp_lut_skimage/provenance.json", "data/raw/fashion_mnist/provenance.json"]
+# table -> the experiments whose per-seed runs it aggregates
+SPARSE_EOS_TABLES = {"main": ["sphere", "images"], "geometry": ["geometry"]}
+# figure -> the table it is drawn from
+SPARSE_EOS_FIGURES = {
+    "gap_vs_dim": "main",
+    "gap_vs_receptive_field": "main",
+    "step_size": "main",
+    "patch_pca_spectrum": "geometry",
+    "activation_coverage": "geometry",
+}
+# modules that only present results: editing them re-runs tables/figures/claims, never the experiments
+SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims"]
+
+EXTRA_OUTPUTS["sparse_eos"] = expand(
+    "results/sparse_eos/runs/{experiment}/seed{seed}.csv", experiment=SPARSE_EOS_EXPERIMENTS, seed=SEEDS
+)
+
+
+rule sparse_eos_config:
+    localrule: True
+    input:
+        hydra_files("sparse_eos"),
+    output:
+        "results/sparse_eos/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/sparse_eos/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 sparse_eos config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule sparse_eos_run:
+    input:
+        config="results/sparse_eos/config.yaml",
+        data=lambda w: [] if w.experiment == "sphere" else SPARSE_EOS_DATA,
+        code=code_files("sparse_eos", exclude=SPARSE_EOS_PRESENTATION),
+    output:
+        "results/sparse_eos/runs/{experiment}/seed{seed}.csv",
+    wildcard_constraints:
+        experiment="|".join(SPARSE_EOS_EXPERIMENTS),
+        seed=r"\d+",
+    log:
+        "logs/sparse_eos/run_{experiment}_seed{seed}.log",
+    benchmark:
+        "logs/sparse_eos/benchmarks/run_{experiment}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "python -m neurips26 sparse_eos run_{wildcards.experiment} --config {input.config} --seed {wildcards.seed}"
+        " --input {input.data} --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule sparse_eos_table:
+    group:
+        "sparse_eos_summary"
+    input:
+        config="results/sparse_eos/config.yaml",
+        runs=lambda w: expand(
+            "results/sparse_eos/runs/{experiment}/seed{seed}.csv",
+            experiment=SPARSE_EOS_TABLES[w.table],
+            seed=SEEDS,
+        ),
+        code=code_files("sparse_eos", "tables"),
+    output:
+        "results/sparse_eos/tables/{table}.csv",
+    wildcard_constraints:
+        table="|".join(SPARSE_EOS_TABLES),
+    log:
+        "logs/sparse_eos/table_{table}.log",
+    benchmark:
+        "logs/sparse_eos/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 sparse_eos table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule sparse_eos_figure:
+    group:
+        "sparse_eos_summary"
+    input:
+        config="results/sparse_eos/config.yaml",
+        table=lambda w: f"results/sparse_eos/tables/{SPARSE_EOS_FIGURES[w.figure]}.csv",
+        code=code_files("sparse_eos", "figures"),
+    output:
+        report(
+            "results/sparse_eos/figures/{figure}.png",
+            caption="../report/sparse_eos_figure.rst",
+            category="sparse_eos",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(SPARSE_EOS_FIGURES),
+    log:
+        "logs/sparse_eos/figure_{figure}.log",
+    benchmark:
+        "logs/sparse_eos/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 sparse_eos figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule sparse_eos_claims:
+    group:
+        "sparse_eos_summary"
+    input:
+        config="results/sparse_eos/config.yaml",
+        tables=expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
+        figures=expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
+        code=code_files("sparse_eos", "paper_claims"),
+    output:
+        claims="results/sparse_eos/claims.json",
+        metrics="results/sparse_eos/metrics.json",
+    log:
+        "logs/sparse_eos/claims.log",
+    benchmark:
+        "logs/sparse_eos/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 sparse_eos claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
