@@ -70,7 +70,8 @@ def run_lt(cfg, task: data.Task, dataset: str, ratio: float, seed: int, device: 
     x, y, xt, yt, counts, order = prepare_lt(task, ratio, int(spec.n_max), int(spec.test_per_class), seed)
     groups = data.class_groups(task.classes)
     rows = []
-    for name in cfg.lt.methods:
+    methods = cfg.lt.methods if float(ratio) == float(cfg.lt.full_ratio) else cfg.lt.methods_other_ratios
+    for name in methods:
         torch.manual_seed(seed)
         model = train(METHODS[name], x, y, task.classes, cfg, seed, device)
         ev = evaluate(model, xt, yt, task.classes)
