@@ -49,7 +49,8 @@ def build(lpm: pd.DataFrame, lt_runs: pd.DataFrame, cfg) -> tuple[list[Claim], d
     claims.append(Claim(
         "unbalanced_mixed_labels_collapse",
         "With unbalanced mixed labels (Mixup, instance x instance sampling) the minority classifier vectors collapse: "
-        "their mean cosine rises at every step of the imbalance ratio and exceeds 0.5 at the largest ratio (layer-peeled model)",
+        "their mean cosine rises at every step of the imbalance ratio and exceeds 0.5 at the largest ratio "
+        "(layer-peeled model)",
         "cos_high_ratio > threshold and rises_with_ratio == 1",
         collapse, ["tables/lpm.csv", "figures/minority_collapse_vs_ratio.png", "figures/mixed_label_hist.png"],
         source="abstract"))
