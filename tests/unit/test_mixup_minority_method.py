@@ -99,3 +99,18 @@ def test_class_groups_split_head_medium_tail():
     assert groups["head"].tolist() == [0, 1, 2]
     assert groups["medium"].tolist() == [3, 4, 5, 6]
     assert groups["tail"].tolist() == [7, 8, 9]
+
+
+def test_models_and_heads_have_the_right_shapes():
+    import torch
+
+    from neurips26.papers.mixup_minority.training import build_model
+
+    cfg = OmegaConf.create({"model": {"name": "resnet32", "dim": 64}})
+    net = build_model((3, 32, 32), 10, "ms", cfg, seed=0)
+    assert net(torch.zeros(2, 3, 32, 32)).shape == (2, 55)
+    assert net.etf.shape == (55, 64)
+    wide = build_model((3, 32, 32), 100, "ms", cfg, seed=0)  # CIFAR-100: 5,050 singletons need 5,049 dimensions
+    assert wide.etf.shape == (5050, 5049)
+    small = build_model((1, 14, 14), 10, "linear", OmegaConf.create({"model": {"name": "small_cnn", "dim": 64}}), 0)
+    assert small(torch.zeros(2, 1, 14, 14)).shape == (2, 10)
