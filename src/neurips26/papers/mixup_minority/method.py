@@ -15,15 +15,18 @@ from neurips26.papers.mixup_minority.samplers import label_pairs
 
 def simplex_etf(classes: int, dim: int, seed: int = 0) -> np.ndarray:
     """classes x dim unit vectors with pairwise cosine -1 / (classes - 1) (needs dim >= classes - 1): the centred
-    standard basis of R^classes, mapped into R^dim by a random partial isometry (seeded)."""
+    standard basis of R^classes in Helmert coordinates (an orthonormal basis of the sum-zero subspace, closed form, so
+    that 5,050 vertices need no QR), mapped into R^dim by a seeded random partial isometry when dim > classes - 1."""
     if dim < classes - 1:
         raise ValueError(f"a simplex ETF of {classes} vectors needs dim >= {classes - 1}, got {dim}")
-    centred = np.eye(classes) - 1.0 / classes  # rows span a (classes - 1)-dim subspace
-    basis, _ = np.linalg.qr(centred.T)  # classes x classes; the first classes - 1 columns span the rows
-    coords = centred @ basis[:, : classes - 1]  # classes x (classes - 1)
-    rotation, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((dim, classes - 1)))
-    etf = coords @ rotation.T
-    return etf / np.linalg.norm(etf, axis=1, keepdims=True)
+    k = np.arange(1, classes, dtype=np.float64)[:, None]  # Helmert row k: k ones, then -k, then zeros
+    cols = np.arange(classes)[None, :]
+    helmert = (np.where(cols < k, 1.0, 0.0) - np.where(cols == k, k, 0.0)) / np.sqrt(k * (k + 1))
+    coords = helmert.T  # vertex i = e_i - 1/classes in the sum-zero basis: (classes, classes - 1)
+    if dim > classes - 1:
+        rotation, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((dim, classes - 1)))
+        coords = coords @ rotation.T
+    return coords / np.linalg.norm(coords, axis=1, keepdims=True)
 
 
 def pair_index_matrix(classes: int) -> np.ndarray:
