@@ -15,7 +15,7 @@ SAMPLER_LABELS = {"instance": "instance x instance", "class_balanced": "class-ba
 
 def minority_collapse_vs_ratio(table: pd.DataFrame):
     fig, axes = new_figure(ncols=2, width_per_col=4.4)
-    for ax, value, title in ((axes[0], "minority_w_cos", "minority classifier vectors"),
+    for ax, value, title in ((axes[0], "minority_w_cos", "minority classifier rows"),
                              (axes[1], "minority_mean_cos", "minority class means (centred)")):
         for method, rows in table.groupby("method", sort=False):
             ax.errorbar(rows["ratio"], rows[f"{value}_mean"], yerr=rows[f"{value}_sd"].fillna(0), marker="o",
@@ -24,8 +24,9 @@ def minority_collapse_vs_ratio(table: pd.DataFrame):
         ax.set_xscale("log")
         ax.set_xlabel("imbalance ratio")
         ax.set_ylabel("mean pairwise cosine")
-        ax.set_title(f"layer-peeled model: {title}")
+        ax.set_title(title)
     axes[1].legend(fontsize=7)
+    fig.suptitle("layer-peeled model: minority collapse vs imbalance ratio", fontsize=9)
     return fig
 
 
