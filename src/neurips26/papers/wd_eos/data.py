@@ -8,16 +8,15 @@ and channel with training statistics (Cohen et al.'s center + standardize); targ
 
 from __future__ import annotations
 
-import gzip
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from neurips26.common.cifar import read_cifar
+from neurips26.common.digits import DIGITS_FILE, read_digits  # noqa: F401 (DIGITS_FILE: re-exported for the tests)
 from neurips26.common.errors import UserError
 
-DIGITS_FILE = "digits.csv.gz"
 N_CLASSES = 10
 
 
@@ -27,22 +26,6 @@ class Split:
     y_train: np.ndarray  # (n_train,) int64 labels
     x_probe: np.ndarray  # (probe_size, channels * side * side) held-out inputs for the NTK
     shape: tuple[int, int, int] = (1, 8, 8)  # (channels, side, side) of one image, for the CNN
-
-
-def read_digits(raw_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels (n, 64) in [0, 16] and labels (n,) from the copied scikit-learn file; a clear error if it is broken."""
-    path = Path(raw_dir) / DIGITS_FILE
-    if not path.is_file():
-        raise UserError(f"{path} is missing: run `snakemake data/raw/digits/provenance.json` (rule data_prepare) first")
-    try:
-        with gzip.open(path, "rt") as handle:
-            table = np.loadtxt(handle, delimiter=",", dtype=np.float64)
-    except (OSError, EOFError, ValueError) as exc:
-        raise UserError(f"{path} is corrupted or truncated ({exc}); delete data/raw/digits and re-run "
-                        "data_prepare") from None
-    if table.ndim != 2 or table.shape[1] != 65:
-        raise UserError(f"{path}: expected rows of 64 pixels + 1 label, got shape {table.shape}")
-    return table[:, :64], table[:, 64].astype(np.int64)
 
 
 def stratified_order(labels: np.ndarray, split_seed: int) -> np.ndarray:
