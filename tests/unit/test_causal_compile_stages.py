@@ -1,6 +1,7 @@
 """Stages through the CLI: outputs written, bad input refused clearly with no partial output."""
 
 import gzip
+import hashlib
 import json
 
 import pandas as pd
@@ -70,8 +71,9 @@ def test_a_truncated_medline_file_fails_clearly_and_writes_nothing(tmp_path, cap
     raw.mkdir()
     payload = gzip.compress(b"<PubmedArticleSet><PubmedArticle>" * 2000)
     (raw / "pubmed.xml.gz").write_bytes(payload[: len(payload) // 2])
+    digest = hashlib.sha256(payload[: len(payload) // 2]).hexdigest()  # recorded: the verifier passes, the reader fails
     (raw / "provenance.json").write_text(json.dumps({"dataset": "causal_compile_pubmed", "mode": "embedded",
-                                                     "files": {"pubmed.xml.gz": {}}}))
+                                                     "files": {"pubmed.xml.gz": {"sha256": digest}}}))
     gold = tmp_path / "gold.csv"
     gold.write_text("pmid,kind,scale,estimate,ci_low,ci_high,arm_a,arm_b,note\n1,none,,,,,,,\n")
     out = [tmp_path / "out" / "statements.csv", tmp_path / "out" / "real_text.csv"]

@@ -10,6 +10,7 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.provenance import verified_input
 from neurips26.common.stage import StageContext, require_embedded, write_claims_and_metrics
 
 # Each stage imports only what it needs (matplotlib, lxml, scipy are seconds of start-up in every job otherwise).
@@ -38,10 +39,11 @@ def run_real_text(ctx: StageContext) -> None:
     require_embedded(ctx, "the PubMed/PMC open-access corpus")
     if len(ctx.inputs) != 2 or ctx.inputs[0].name != "provenance.json":
         raise UserError(f"real_text needs --input data/raw/{DATASET}/provenance.json data/gold/<gold>.csv")
+    folder = verified_input(ctx.inputs[0].parent)  # every recorded file still has its sha256
     provenance = json.loads(ctx.inputs[0].read_text())
     if provenance.get("dataset") != DATASET:
         raise UserError(f"{ctx.inputs[0]}: expected the provenance of {DATASET!r}, got {provenance.get('dataset')!r}")
-    files = [ctx.inputs[0].parent / name for name in sorted(provenance.get("files", {}))]
+    files = [folder / name for name in sorted(provenance.get("files", {}))]
     abstracts = real_text.load_rct_abstracts(files)
     gold = pd.read_csv(ctx.inputs[1])
     missing = {"pmid", "kind", "estimate", "arm_a", "arm_b"} - set(gold.columns)

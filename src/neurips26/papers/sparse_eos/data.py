@@ -44,7 +44,9 @@ def checked_dir(provenance: Path, dataset: str) -> Path:
     found = json.loads(provenance.read_text()).get("dataset")
     if found != dataset:
         raise UserError(f"{provenance}: expected the provenance of dataset {dataset!r}, got {found!r}")
-    return provenance.parent
+    from neurips26.common.provenance import verified_input
+
+    return verified_input(provenance.parent)  # every recorded file still has its recorded sha256
 
 
 def skimage_gray(folder: Path) -> list[np.ndarray]:
