@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from neurips26.common.errors import UserError
+from neurips26.common.images import read_rgb
 from neurips26.papers.dofp_lut.mosaic import malus, mosaic
 
 IMAGE_FILES = {
@@ -32,21 +33,9 @@ class Scene:
 
 def load_rgb(data_dir: Path, name: str, max_side: int) -> np.ndarray:
     """A linear-light RGB float image in [0, 1], centre-cropped to at most max_side (a multiple of 4) per side."""
-    import skimage.color
-    import skimage.io
-
     if name not in IMAGE_FILES:
         raise UserError(f"dofp_lut: unknown image {name!r}; known: {', '.join(IMAGE_FILES)}")
-    path = data_dir / IMAGE_FILES[name]
-    if not path.is_file():
-        raise UserError(f"dofp_lut: {path} is missing; run the data_prepare rule for dofp_lut_skimage")
-    try:
-        image = skimage.io.imread(path)
-    except Exception as error:  # a truncated or corrupted file: name it, whatever the decoder raised
-        raise UserError(f"{path}: cannot read the image ({type(error).__name__}: {error})") from None
-    if image.ndim != 3 or image.shape[2] not in (3, 4):
-        raise UserError(f"{path}: expected a colour image, got shape {image.shape}")
-    rgb = skimage.color.rgba2rgb(image) if image.shape[2] == 4 else image[..., :3] / 255.0
+    rgb = read_rgb(data_dir / IMAGE_FILES[name], "dofp_lut_skimage")
     h, w = (min(s, max_side) // 4 * 4 for s in rgb.shape[:2])
     top, left = (rgb.shape[0] - h) // 2, (rgb.shape[1] - w) // 2
     srgb = rgb[top:top + h, left:left + w]

@@ -51,19 +51,13 @@ def checked_dir(provenance: Path, dataset: str) -> Path:
 
 def skimage_gray(folder: Path) -> list[np.ndarray]:
     import skimage.color
-    import skimage.io
     import skimage.transform
+
+    from neurips26.common.images import read_rgb
 
     out = []
     for name in PHOTOS:
-        path = Path(folder) / name
-        if not path.is_file():
-            raise UserError(f"sparse_eos: {path} is missing; run the data_prepare rule for {SKIMAGE_DATASET}")
-        try:
-            image = skimage.io.imread(path)
-        except Exception as error:  # a truncated or corrupted file: name it, whatever the decoder raised
-            raise UserError(f"{path}: cannot read the image ({type(error).__name__}: {error})") from None
-        rgb = skimage.color.rgba2rgb(image) if image.shape[-1] == 4 else image[..., :3] / 255.0
+        rgb = read_rgb(Path(folder) / name, SKIMAGE_DATASET)
         out.append(skimage.transform.downscale_local_mean(skimage.color.rgb2gray(rgb), (2, 2)))
     return out
 
