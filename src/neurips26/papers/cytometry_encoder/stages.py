@@ -9,7 +9,7 @@ import pandas as pd
 
 from neurips26.common.artifacts import atomic_path, write_csv, write_json
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
+from neurips26.common.lazy import lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import StageContext, figure_stage, table_stage, write_claims_and_metrics
 

@@ -8,7 +8,7 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
+from neurips26.common.lazy import lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, table_stage
 
