@@ -64,10 +64,20 @@ def paper_artifacts(paper_id):
     return [str(base / f) for f in fixed] + EXTRA_OUTPUTS.get(paper_id, [])
 
 
+_OUTPUT_INDEX = []
+
+
 def producing_rule(path):
-    """The name of the rule whose output pattern matches `path` (for the manifest)."""
+    """The name of the first rule whose output pattern matches `path` (for the manifest). Snakemake's own output index
+    narrows the candidates by constant prefix and suffix (every producer passes it), so that each path is matched against
+    a few rules rather than all of them."""
+    if not _OUTPUT_INDEX:
+        from snakemake.output_index import OutputIndex
+
+        _OUTPUT_INDEX.append(OutputIndex(list(workflow.rules)))
+    candidates = _OUTPUT_INDEX[0].match(path)
     for candidate in workflow.rules:
-        if candidate.is_producer(path):
+        if candidate in candidates and candidate.is_producer(path):
             return candidate.name
     return "unknown"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -63,25 +64,70 @@ def compose(paper_id: str, overrides: list[str], root: Path | None = None) -> Di
     return cfg
 
 
+class _FastYamlLoader(yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader):
+    """OmegaConf.load's YAML dialect (YAML 1.2 floats such as 1e-3, no timestamps, duplicate keys refused) on libyaml's C
+    parser: the Snakefile reads every paper's config at parse time, and the pure-Python parser is most of that cost."""
+
+    def construct_mapping(self, node, deep=False):
+        keys = set()
+        for key_node, _ in node.value:
+            if key_node.tag != yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG:
+                continue
+            if key_node.value in keys:
+                raise yaml.constructor.ConstructorError("while constructing a mapping", node.start_mark,
+                                                        f"found duplicate key {key_node.value}", key_node.start_mark)
+            keys.add(key_node.value)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _copy_omegaconf_dialect() -> None:
+    from omegaconf._utils import get_yaml_loader
+
+    reference = get_yaml_loader()
+    _FastYamlLoader.yaml_implicit_resolvers = {key: list(value) for key, value in reference.yaml_implicit_resolvers.items()}
+    _FastYamlLoader.yaml_constructors = dict(reference.yaml_constructors)
+
+
+_copy_omegaconf_dialect()
+
+
+def _load_yaml(path: Path):
+    """Plain data from a YAML file, as OmegaConf.load would read it (an empty file is an empty mapping)."""
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.load(handle, Loader=_FastYamlLoader)
+    return {} if data is None else data
+
+
+def _merge(base: dict, override: dict) -> dict:
+    """OmegaConf.merge for plain YAML data: mappings merge key by key, anything else (lists included) is replaced."""
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+    return base
+
+
 def scale_config(paper_id: str, scale: str, root: Path | None = None) -> DictConfig:
     """config/<paper_id>/config.yaml at `scale`, without Hydra: the Snakefile composes every paper at parse time, and a
     Hydra compose costs ~0.3 s a paper (19 papers would make every dry run slow). Supports exactly the layout the papers
     use: a defaults list of `_self_` and `scale: <name>` (scale files are `@package _global_`), merged in list order.
-    tests/unit/test_config.py checks that it equals Hydra's compose for every paper and scale."""
+    The YAML is read with libyaml and merged as plain data, then wrapped once (OmegaConf.load + merge per file cost
+    ~20 ms a paper). tests/unit/test_config.py checks that it equals Hydra's compose for every paper and scale."""
     config_dir = (root or repo_root()) / "config" / paper_id
-    primary = OmegaConf.load(config_dir / "config.yaml")
-    layers = []
+    primary = _load_yaml(config_dir / "config.yaml")
+    merged: dict = {}
     for entry in primary.pop("defaults", ["_self_"]):
         if entry == "_self_":
-            layers.append(primary)
-        elif isinstance(entry, DictConfig) and list(entry.keys()) == ["scale"]:
+            _merge(merged, primary)
+        elif isinstance(entry, dict) and list(entry.keys()) == ["scale"]:
             scale_file = config_dir / "scale" / f"{scale}.yaml"
             if not scale_file.is_file():
                 raise UserError(f"config/{paper_id}: no scale {scale!r} ({scale_file} is missing)")
-            layers.append(OmegaConf.load(scale_file))
+            _merge(merged, _load_yaml(scale_file))
         else:
             raise UserError(f"config/{paper_id}/config.yaml: defaults entry {entry} is not `_self_` or `scale: ...`")
-    return OmegaConf.merge(*layers)
+    return OmegaConf.create(merged)
 
 
 def _check_common_keys(cfg: DictConfig, source: str) -> None:

@@ -46,7 +46,8 @@ class Paper:
 
 def load_papers(root: Path | None = None) -> list[Paper]:
     path = (root or repo_root()) / "config" / "papers.yaml"
-    entries = yaml.safe_load(path.read_text())["papers"]
+    # libyaml when present: the same safe loader, in C (the Snakefile reads the registry at every parse)
+    entries = yaml.load(path.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["papers"]
     papers = []
     for entry in entries:
         paper = Paper(**entry)

@@ -24,12 +24,26 @@ def set_threads(threads: int) -> None:
         sys.modules["torch"].set_num_threads(threads)
 
 
+_SEEDED = {"seed": None, "torch": False}
+
+
 def seed_everything(seed: int) -> np.random.Generator:
     """Seed every global generator and return a NumPy Generator for explicit use (preferred over global state)."""
     random.seed(seed)
     np.random.seed(seed % 2**32)
     import sys
 
+    _SEEDED.update(seed=seed, torch="torch" in sys.modules)
     if "torch" in sys.modules:
         sys.modules["torch"].manual_seed(seed)
     return np.random.default_rng(seed)
+
+
+def seed_late_imports() -> None:
+    """torch imported after seed_everything (a paper module loaded on first use, common/lazy.py): seed it now, as it
+    would have been had it been imported before. Nothing can have drawn from torch's generator in between."""
+    import sys
+
+    if _SEEDED["seed"] is not None and not _SEEDED["torch"] and "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(_SEEDED["seed"])
+        _SEEDED["torch"] = True

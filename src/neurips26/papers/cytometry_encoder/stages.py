@@ -9,9 +9,12 @@ import pandas as pd
 
 from neurips26.common.artifacts import atomic_path, write_csv, write_json
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import StageContext, figure_stage, table_stage, write_claims_and_metrics
-from neurips26.papers.cytometry_encoder import paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+paper_claims, tables = lazy_modules("neurips26.papers.cytometry_encoder", "paper_claims", "tables")
 
 # figure name -> drawn lazily: importing matplotlib costs every other job (the torch ones) 0.6 s for nothing
 FIGURES = ("task_auroc", "scaling_capacity", "scaling_corpus", "marker_removal", "umap_embeddings")

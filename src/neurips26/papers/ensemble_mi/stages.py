@@ -8,9 +8,14 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, table_stage
-from neurips26.papers.ensemble_mi import data, experiments, figures, paper_claims, predictions, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+data, experiments, figures, paper_claims, predictions, tables = lazy_modules(
+    "neurips26.papers.ensemble_mi", "data", "experiments", "figures", "paper_claims", "predictions", "tables"
+)
 
 REAL_SOURCES = "IMDB, MMLU, AG News and MedMCQA from the Hugging Face hub"
 

@@ -9,6 +9,7 @@ import pandas as pd
 
 from neurips26.common.artifacts import read_csvs, write_csv, write_npz
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
@@ -17,7 +18,11 @@ from neurips26.common.stage import (
     require_embedded,
     write_claims_and_metrics,
 )
-from neurips26.papers.hyperidac import data, experiments, figures, paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+data, experiments, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.hyperidac", "data", "experiments", "figures", "paper_claims", "tables"
+)
 
 
 def features(ctx: StageContext) -> None:
@@ -70,9 +75,9 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "features": features,
     "run": run,
     "table_allocation": allocation,
-    "table_cells": _from_runs(tables.table_cells),
-    "table_main": _from_runs(tables.table_main),
-    "table_ablation": _from_runs(tables.table_ablation),
+    "table_cells": _from_runs(deferred(tables, "table_cells")),
+    "table_main": _from_runs(deferred(tables, "table_main")),
+    "table_ablation": _from_runs(deferred(tables, "table_ablation")),
     **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
     "claims": claims,
 }

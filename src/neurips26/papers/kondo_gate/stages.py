@@ -8,6 +8,7 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import (
     StageContext,
@@ -16,7 +17,11 @@ from neurips26.common.stage import (
     table_stage,
     write_claims_and_metrics,
 )
-from neurips26.papers.kondo_gate import experiments, figures, paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+experiments, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.kondo_gate", "experiments", "figures", "paper_claims", "tables"
+)
 
 
 def _run(experiment: Callable) -> Callable[[StageContext], None]:
@@ -43,11 +48,11 @@ def claims(ctx: StageContext) -> None:
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
-    "run_bandit": _run(experiments.run_bandit),
-    "run_mnist": _run(experiments.run_mnist),
-    "run_reversal": _run(experiments.run_reversal),
+    "run_bandit": _run(deferred(experiments, "run_bandit")),
+    "run_mnist": _run(deferred(experiments, "run_mnist")),
+    "run_reversal": _run(deferred(experiments, "run_reversal")),
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
-    "table_wallclock": table_stage(tables.table_wallclock),
+    "table_wallclock": table_stage(deferred(tables, "table_wallclock")),
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
     "claims": claims,
 }

@@ -8,9 +8,14 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import StageContext, figure_stage, require_embedded, table_stage, write_claims_and_metrics
-from neurips26.papers.mec_mmd import experiments, figures, paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+experiments, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.mec_mmd", "experiments", "figures", "paper_claims", "tables"
+)
 
 
 def _run(experiment: Callable) -> Callable[[StageContext], None]:
@@ -30,18 +35,18 @@ def claims(ctx: StageContext) -> None:
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
-    "run_bias": _run(experiments.run_bias),
-    "run_rate": _run(experiments.run_rate),
-    "run_estimation": _run(experiments.run_estimation),
-    "run_testing": _run(experiments.run_testing),
-    "table_main": table_stage(tables.table_main),
-    "table_rate": table_stage(tables.table_rate),
-    "table_estimation": table_stage(tables.table_estimation),
-    "table_test_size": table_stage(tables.table_test_size),
-    "figure_bias_vs_noise": figure_stage(figures.bias_vs_noise),
-    "figure_rmse_vs_audit_size": figure_stage(figures.rmse_vs_audit_size),
-    "figure_rate_loglog": figure_stage(figures.rate_loglog),
-    "figure_param_estimation": figure_stage(figures.param_estimation),
-    "figure_test_power": figure_stage(figures.test_power),
+    "run_bias": _run(deferred(experiments, "run_bias")),
+    "run_rate": _run(deferred(experiments, "run_rate")),
+    "run_estimation": _run(deferred(experiments, "run_estimation")),
+    "run_testing": _run(deferred(experiments, "run_testing")),
+    "table_main": table_stage(deferred(tables, "table_main")),
+    "table_rate": table_stage(deferred(tables, "table_rate")),
+    "table_estimation": table_stage(deferred(tables, "table_estimation")),
+    "table_test_size": table_stage(deferred(tables, "table_test_size")),
+    "figure_bias_vs_noise": figure_stage(deferred(figures, "bias_vs_noise")),
+    "figure_rmse_vs_audit_size": figure_stage(deferred(figures, "rmse_vs_audit_size")),
+    "figure_rate_loglog": figure_stage(deferred(figures, "rate_loglog")),
+    "figure_param_estimation": figure_stage(deferred(figures, "param_estimation")),
+    "figure_test_power": figure_stage(deferred(figures, "test_power")),
     "claims": claims,
 }

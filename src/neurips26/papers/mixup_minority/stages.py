@@ -8,9 +8,14 @@ import pandas as pd
 
 from neurips26.common.artifacts import read_csvs, write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, write_claims_and_metrics
-from neurips26.papers.mixup_minority import data, experiments, figures, paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+data, experiments, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.mixup_minority", "data", "experiments", "figures", "paper_claims", "tables"
+)
 
 
 def run_lpm(ctx: StageContext) -> None:
@@ -76,12 +81,12 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_hist": run_hist,
     "table_lt_runs": _concat(_sorted(["dataset", "ratio", "seed"])),
     "table_lpm_runs": _concat(_sorted(["ratio", "seed"])),
-    "table_main": _concat(tables.table_main),
-    "table_lpm": _concat(tables.table_lpm),
-    "table_geometry": _concat(tables.table_geometry),
+    "table_main": _concat(deferred(tables, "table_main")),
+    "table_lpm": _concat(deferred(tables, "table_lpm")),
+    "table_geometry": _concat(deferred(tables, "table_geometry")),
     "table_ablation": table_ablation,
-    "figure_minority_collapse_vs_ratio": figure_stage(figures.minority_collapse_vs_ratio),
-    "figure_mixed_label_hist": figure_stage(figures.mixed_label_hist),
-    "figure_feature_geometry": figure_stage(figures.feature_geometry),
+    "figure_minority_collapse_vs_ratio": figure_stage(deferred(figures, "minority_collapse_vs_ratio")),
+    "figure_mixed_label_hist": figure_stage(deferred(figures, "mixed_label_hist")),
+    "figure_feature_geometry": figure_stage(deferred(figures, "feature_geometry")),
     "claims": claims,
 }

@@ -10,6 +10,7 @@ import pandas as pd
 from neurips26.common.artifacts import write_csv
 from neurips26.common.device import resolve_device
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
@@ -18,7 +19,11 @@ from neurips26.common.stage import (
     table_stage,
     write_claims_and_metrics,
 )
-from neurips26.papers.prequential_mdl import data, experiments, figures, paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+data, experiments, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.prequential_mdl", "data", "experiments", "figures", "paper_claims", "tables"
+)
 
 
 def run(ctx: StageContext) -> None:
@@ -55,8 +60,8 @@ def claims(ctx: StageContext) -> None:
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
-    "table_runs": table_stage(tables.table_runs),
-    "table_correlations": _from_runs(tables.table_correlations),
+    "table_runs": table_stage(deferred(tables, "table_runs")),
+    "table_correlations": _from_runs(deferred(tables, "table_correlations")),
     "table_bound": _from_runs(lambda runs, cfg: tables.table_bound(runs)),
     **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
     "claims": claims,

@@ -8,9 +8,14 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import StageContext, figure_stage, require_embedded, table_stage, write_claims_and_metrics
-from neurips26.papers.sparse_eos import data, experiments, figures, paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+data, experiments, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.sparse_eos", "data", "experiments", "figures", "paper_claims", "tables"
+)
 
 
 def _folders(ctx: StageContext) -> dict:
@@ -45,12 +50,12 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_sphere": _run("sphere"),
     "run_images": _run("images"),
     "run_geometry": _run("geometry"),
-    "table_main": table_stage(tables.table_main),
-    "table_geometry": table_stage(tables.table_geometry),
-    "figure_gap_vs_dim": figure_stage(figures.gap_vs_dim),
-    "figure_gap_vs_receptive_field": figure_stage(figures.gap_vs_receptive_field),
-    "figure_step_size": figure_stage(figures.step_size),
-    "figure_patch_pca_spectrum": figure_stage(figures.patch_pca_spectrum),
-    "figure_activation_coverage": figure_stage(figures.activation_coverage),
+    "table_main": table_stage(deferred(tables, "table_main")),
+    "table_geometry": table_stage(deferred(tables, "table_geometry")),
+    "figure_gap_vs_dim": figure_stage(deferred(figures, "gap_vs_dim")),
+    "figure_gap_vs_receptive_field": figure_stage(deferred(figures, "gap_vs_receptive_field")),
+    "figure_step_size": figure_stage(deferred(figures, "step_size")),
+    "figure_patch_pca_spectrum": figure_stage(deferred(figures, "patch_pca_spectrum")),
+    "figure_activation_coverage": figure_stage(deferred(figures, "activation_coverage")),
     "claims": claims,
 }

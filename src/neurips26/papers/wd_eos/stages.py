@@ -10,6 +10,7 @@ import pandas as pd
 from neurips26.common.artifacts import read_csvs, write_csv
 from neurips26.common.device import resolve_device
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
@@ -17,7 +18,11 @@ from neurips26.common.stage import (
     prepared_data_dir,
     write_claims_and_metrics,
 )
-from neurips26.papers.wd_eos import data, experiments, figures, paper_claims, summary
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+data, experiments, figures, paper_claims, summary = lazy_modules(
+    "neurips26.papers.wd_eos", "data", "experiments", "figures", "paper_claims", "summary"
+)
 
 
 def run(ctx: StageContext) -> None:
@@ -60,8 +65,8 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_main": table_main,
     "figure_sharpness_traces_mlp": figure_stage(lambda t: figures.sharpness_traces(t, "mlp")),
     "figure_sharpness_traces_cnn": figure_stage(lambda t: figures.sharpness_traces(t, "cnn")),
-    "figure_plateau_vs_wd": figure_stage(figures.plateau_vs_wd),
-    "figure_alignment": figure_stage(figures.alignment),
-    "figure_ntk_velocity": figure_stage(figures.ntk_velocity),
+    "figure_plateau_vs_wd": figure_stage(deferred(figures, "plateau_vs_wd")),
+    "figure_alignment": figure_stage(deferred(figures, "alignment")),
+    "figure_ntk_velocity": figure_stage(deferred(figures, "ntk_velocity")),
     "claims": claims,
 }

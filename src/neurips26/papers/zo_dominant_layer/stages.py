@@ -8,6 +8,7 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
@@ -17,7 +18,11 @@ from neurips26.common.stage import (
     table_stage,
     write_claims_and_metrics,
 )
-from neurips26.papers.zo_dominant_layer import data, figures, paper_claims, tables
+
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+data, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.zo_dominant_layer", "data", "figures", "paper_claims", "tables"
+)
 
 REAL_SOURCES = "MeZO's SuperGLUE/SQuAD/DROP tasks and the hub models Llama-2-7b-hf and Qwen3-8B"
 
