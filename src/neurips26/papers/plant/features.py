@@ -10,7 +10,8 @@ from neurips26.common.errors import UserError
 
 
 def token_states(backbone: str, texts: list[str], max_tokens: int, batch: int, layer: int | None = None) -> dict:
-    """{ids (N, T) int32, mask (N, T) bool, states (N, T, d) float16, vocab, tokens (vocab,) str} for the texts, right-padded to T."""
+    """{ids (N, T) int32, mask (N, T) bool, states (N, T, d) float16, vocab, tokens (vocab,) str} of the texts,
+    right-padded to T."""
     import torch
     from tqdm import tqdm
 
