@@ -36,8 +36,9 @@ def build(main: pd.DataFrame, rare: pd.DataFrame, fraction: pd.DataFrame, ablati
               "gap_rare > 5 and gap_rare > gap_frequent", {"gap_rare": gap_rare, "gap_frequent": gap_freq},
               ["tables/rare.csv", "figures/rare_label_f1.png"]),
         Claim("data_efficiency", "the PLANT - LAAT gap shrinks as the training fraction grows (few-shot regime gains "
-              "most)", "gap_smallest_fraction > gap_full", {"gap_smallest_fraction": gaps[0], "gap_full": gaps[-1],
-                                                           "smallest_fraction": float(f["fraction"].iloc[0])},
+              "most): the gap at the smallest fraction is positive and larger than with all training documents",
+              "gap_smallest_fraction > 0 and gap_smallest_fraction > gap_full",
+              {"gap_smallest_fraction": gaps[0], "gap_full": gaps[-1], "smallest_fraction": float(f["fraction"].iloc[0])},
               ["tables/fraction.csv", "figures/data_efficiency.png"]),
         Claim("ablation_l2r", "the attention initialisation drives the gains: random relevance in place of the L2R "
               "model removes more than half of PLANT's gain over LAAT", "gain_kept_random < 0.5 and plant_gain > 0",
