@@ -15,7 +15,7 @@ def test_problems_and_targets():
     for prompt, terms, answer, n in zip(p.prompts, p.terms, p.answers, p.steps):
         assert prompt.split("|")[1][:-1] == "".join(map(str, terms)) and len(terms) == n
         think = D.target(terms, True)
-        assert D.parse_answer(think, True) == answer == sum(terms) % 10
+        assert D.parse_answer(think, True) == answer == sum(terms) % D.BASE
         assert D.parse_answer(D.target(terms, False), False) == answer
         assert len(think) == n + 3  # n running totals, '=', answer, '$'
         assert int(think[n - 1]) == answer  # the last running total is the answer
@@ -64,7 +64,7 @@ def test_token_accounting_and_checking_of_both_routes():
         correct, tokens, completions = M.solve(perfect, p, think, task.max_steps)
         assert correct.all()
         assert (tokens == (p.steps + 3 if think else 2)).all()
-    wrong = _Scripted(lambda prompt, think: str((int(_truth(prompt, think)[-2]) + 1) % 10) + "$")
+    wrong = _Scripted(lambda prompt, think: str((int(_truth(prompt, think)[-2]) + 1) % D.BASE) + "$")
     correct, tokens, _ = M.solve(wrong, p, False, task.max_steps)
     assert not correct.any() and (tokens == 2).all()
     never_ends = _Scripted(lambda prompt, think: "1111111111111")

@@ -22,9 +22,11 @@ def n_positions(task) -> int:
     return D.prompt_length(task.max_steps, task.filler_max) + 1 + task.max_steps + 3
 
 
-def training_batch(rng: np.random.Generator, task, batch: int):
-    """(ids, labels): half the problems with the think route, half without; loss only on the completion."""
-    problems = D.sample_problems(rng, batch, task.max_steps, task.filler_max)
+def training_batch(rng: np.random.Generator, task, batch: int, max_steps: int | None = None):
+    """(ids, labels): half the problems with the think route, half without; loss only on the completion. `max_steps`
+    caps the difficulty drawn (the curriculum); prompts keep the full task's length either way."""
+    steps = rng.integers(1, (max_steps or task.max_steps) + 1, size=batch)
+    problems = D.make_problems(rng, steps, task.max_steps, task.filler_max)
     think = rng.random(batch) < 0.5
     total = n_positions(task)
     ids = torch.full((batch, total), D.PAD, dtype=torch.long)
@@ -103,7 +105,8 @@ def accuracy_by_steps(model, problems, think: bool, max_steps: int) -> dict[int,
 
 
 def train(cfg, task, seed: int, log=print):
-    """AdamW on both routes until the convergence rule holds: every `eval_every` steps the think route is checked
+    """AdamW on both routes, with a curriculum (difficulty cap 1 + step // ramp: without it the mixed task stalls on a
+    plateau where the model ignores the terms), until the convergence rule holds: every `eval_every` steps the think route is checked
     greedily on a validation set (seed + 10_000, never a test set); stop once its exact accuracy is >= `target` at every
     difficulty, or at `max_steps`. Returns (model, history rows)."""
     torch.manual_seed(seed)
@@ -116,7 +119,7 @@ def train(cfg, task, seed: int, log=print):
         lr = cfg.lr * min(1.0, step / cfg.warmup)
         for group in opt.param_groups:
             group["lr"] = lr
-        ids, labels = training_batch(rng, task, cfg.batch)
+        ids, labels = training_batch(rng, task, cfg.batch, min(task.max_steps, 1 + step // cfg.ramp))
         model.train()
         loss = model(ids, labels=labels).loss
         opt.zero_grad()
