@@ -107,8 +107,8 @@ def accuracy_by_steps(model, problems, think: bool, max_steps: int) -> dict[int,
 def train(cfg, task, seed: int, log=print):
     """AdamW on both routes, with a curriculum (difficulty cap 1 + step // ramp: without it the mixed task stalls on a
     plateau where the model ignores the terms), until the convergence rule holds: every `eval_every` steps the think
-    route is checked greedily on a validation set (seed + 10_000, never a test set); stop once its exact accuracy is >= `target` at every
-    difficulty, or at `max_steps`. Returns (model, history rows)."""
+    route is checked greedily on a validation set (seed + 10_000, never a test set); stop once its exact accuracy is
+    >= `target` at every difficulty, or at `max_steps`. Returns (model, history rows)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = build(cfg, n_positions(task))
