@@ -1,0 +1,92 @@
+"""Generated multi-step arithmetic of graded difficulty, as fixed-length character sequences, and the MMLU mathematics
+questions (three grade levels) for the bundled SmolLM2.
+
+A problem is a chain of n bits, answered by their parity (sum mod 2): ``10110`` -> 1. Difficulty = n (steps). (Parity
+without a scratchpad is the classic case a small transformer cannot compute in one pass, while each scratchpad step,
+a copy and an XOR, is local; a pilot with digits mod 10 stalled: one-step modular addition of digits is itself slow for
+a small MLP to learn, the grokking task.) The
+prompt is ``<pad...><filler>|<terms>?``: the filler (0..filler_max '_' characters) stands for the verbosity of a word
+problem, so prompt length is only a partial proxy of difficulty (random filler letters made the small model stall on a
+plateau in the pilot; a constant filler character does not). Prompts are left-padded to one
+length, so the '?' always sits at the same position (the model's learned positions then index terms from the right).
+After the prompt comes the route token, forced by the router and not counted: ``N`` (no think: the answer digit, ``$``)
+or ``T`` (think: the running parity after each term, read right to left, then ``=``, the answer digit, ``$``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+VOCAB = list("._|0123456789?TN=$")
+INDEX = {c: i for i, c in enumerate(VOCAB)}
+PAD, EOS, THINK, NO_THINK = INDEX["."], INDEX["$"], INDEX["T"], INDEX["N"]
+BASE = 2  # terms are bits; the answer is their sum mod BASE
+
+
+@dataclass
+class Problems:
+    prompts: list[str]        # fixed length, left-padded with '.'
+    steps: np.ndarray         # difficulty: the number of terms
+    terms: list[np.ndarray]   # digits, in prompt order
+    answers: np.ndarray       # sum mod BASE
+
+    @property
+    def prompt_chars(self) -> np.ndarray:
+        """Prompt length without the padding (filler + terms): the prompt-length baseline."""
+        return np.array([len(p.lstrip(".")) for p in self.prompts])
+
+    def __len__(self) -> int:
+        return len(self.prompts)
+
+
+def prompt_length(max_steps: int, filler_max: int) -> int:
+    return filler_max + 1 + max_steps + 1
+
+
+def make_problems(rng: np.random.Generator, steps: np.ndarray, max_steps: int, filler_max: int) -> Problems:
+    length = prompt_length(max_steps, filler_max)
+    prompts, terms = [], []
+    for n in steps:
+        t = rng.integers(0, BASE, size=int(n))
+        filler = "_" * int(rng.integers(0, filler_max + 1))
+        body = filler + "|" + "".join(str(v) for v in t) + "?"
+        prompts.append(body.rjust(length, "."))
+        terms.append(t)
+    return Problems(prompts, np.asarray(steps, dtype=np.int64), terms, np.array([t.sum() % BASE for t in terms]))
+
+
+def sample_problems(rng: np.random.Generator, n: int, max_steps: int, filler_max: int, min_steps: int = 1) -> Problems:
+    return make_problems(rng, rng.integers(min_steps, max_steps + 1, size=n), max_steps, filler_max)
+
+
+def target(terms: np.ndarray, think: bool) -> str:
+    """The completion after the route token: what a correct model generates (the scratchpad reads terms right to left)."""
+    answer = str(int(terms.sum() % BASE))
+    if not think:
+        return answer + "$"
+    partial = np.cumsum(terms[::-1]) % BASE
+    return "".join(str(int(p)) for p in partial) + "=" + answer + "$"
+
+
+def parse_answer(completion: str, think: bool) -> int | None:
+    """The answer digit of a generated completion, or None when it is malformed (exact checking: the format must hold)."""
+    if not completion.endswith("$"):
+        return None
+    body = completion[:-1]
+    if think:
+        if body.count("=") != 1:
+            return None
+        scratch, body = body.split("=")
+        if not scratch.isdigit():
+            return None
+    return int(body) if len(body) == 1 and body.isdigit() else None
+
+
+def encode(text: str) -> list[int]:
+    return [INDEX[c] for c in text]
+
+
+def decode(ids) -> str:
+    return "".join(VOCAB[int(i)] for i in ids)

@@ -1,0 +1,163 @@
+"""The paper's experiments: train the small decoder once (cached), then per seed: both routes really generated and
+checked on a test set, difficulty scores of RLDP and its baselines, rollouts; and RLDP on the bundled SmolLM2."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+from scipy.stats import spearmanr
+
+from neurips26.papers.rldp import baselines, method
+from neurips26.papers.rldp import data as D
+from neurips26.papers.rldp import model as M
+
+
+def train(cfg) -> tuple[dict, pd.DataFrame]:
+    """(state dict, training history) of the decoder; one model for every seed (trained with cfg.model.seed)."""
+    net, history = M.train(cfg.model, cfg.task, int(cfg.model.seed), log=lambda s: print(s, flush=True))
+    return net.state_dict(), pd.DataFrame(history)
+
+
+def load(cfg, path: Path):
+    net = M.build(cfg.model, M.n_positions(cfg.task))
+    net.load_state_dict(torch.load(path, weights_only=True))
+    return net.eval()
+
+
+def _spearman(a, b) -> float:
+    return float(spearmanr(a, b).statistic) if np.std(a) > 0 and np.std(b) > 0 else float("nan")
+
+
+def _references(rng, task, steps: list[int], k: int) -> D.Problems:
+    return D.make_problems(rng, rng.choice(list(steps), size=k), task.max_steps, task.filler_max)
+
+
+def run(cfg, seed: int, net) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(per-problem rows, per-layer rows, timing rows) of one seed: references, probe set and test set are all drawn
+    from this seed; the model is the cached one."""
+    task, ev = cfg.task, cfg.eval
+    rng = np.random.default_rng(seed)
+    test = D.sample_problems(rng, ev.n_test, task.max_steps, task.filler_max)
+    easy, hard = (_references(rng, task, cfg.refs[k], cfg.refs.per_class) for k in ("easy_steps", "hard_steps"))
+    probe_set = D.sample_problems(rng, ev.n_probe, task.max_steps, task.filler_max)
+    timing = {}
+
+    start = time.perf_counter()
+    states = M.hidden_states(net, test.prompts)
+    timing["rldp_forward"] = time.perf_counter() - start
+    rldp = method.fit_rldp(M.hidden_states(net, easy.prompts), M.hidden_states(net, hard.prompts))
+    probe = baselines.RidgeProbe(M.hidden_states(net, probe_set.prompts), probe_set.steps.astype(float),
+                                 rng=np.random.default_rng(seed + 1))
+
+    routes = {}
+    for name, think in (("think", True), ("nothink", False)):
+        start = time.perf_counter()
+        routes[name] = M.solve(net, test, think, task.max_steps)
+        timing[name] = time.perf_counter() - start
+    generator = torch.Generator().manual_seed(seed)
+    start = time.perf_counter()
+    answers, tokens = [], np.zeros(len(test))
+    for _ in range(ev.rollouts):
+        completions, used = M.generate(net, test.prompts, False, task.max_steps + 3, temperature=ev.temperature,
+                                       generator=generator)
+        answers.append([-1 if (a := D.parse_answer(c, False)) is None else a for c in completions])
+        tokens += used
+    timing["rollouts"] = time.perf_counter() - start
+    rollout_score, majority = baselines.rollout_agreement(np.array(answers).T)
+
+    rows = pd.DataFrame({
+        "seed": seed, "steps": test.steps, "prompt_chars": test.prompt_chars,
+        "think_correct": routes["think"][0], "think_tokens": routes["think"][1],
+        "nothink_correct": routes["nothink"][0], "nothink_tokens": routes["nothink"][1],
+        "rollout_tokens": tokens, "rollout_majority_correct": majority == test.answers,
+        "score_rldp": rldp(states), "score_probe": probe(states), "score_length": test.prompt_chars.astype(float),
+        "score_rollout": rollout_score, "score_random": np.random.default_rng(seed + 2).random(len(test)),
+        "score_oracle": (~routes["nothink"][0]).astype(float),
+    })
+    fail = ~routes["nothink"][0]
+    layers = []
+    for layer in range(states.shape[1]):
+        full = method.fit_rldp(M.hidden_states(net, easy.prompts), M.hidden_states(net, hard.prompts), layer=layer)
+        s = full(states)
+        layers.append({"seed": seed, "layer": layer, "loo_auroc": rldp.loo[layer][0], "loo_margin": rldp.loo[layer][1],
+                       "chosen": layer == rldp.layer, "probe_layer": layer == probe.layer,
+                       "test_spearman": _spearman(s, test.steps), "test_auroc": method.auroc(s, fail)})
+    timing_rows = pd.DataFrame([{"seed": seed, "part": k, "seconds": v, "n": len(test)} for k, v in timing.items()])
+    return rows, pd.DataFrame(layers), timing_rows
+
+
+class ByteTokenizer:
+    """Bytes as tokens: the stand-in tokenizer of the random-weight Llama (tiny scale: no model file to load)."""
+
+    pad_token_id = 0
+
+    def __call__(self, text: str, add_special_tokens: bool = False):
+        from types import SimpleNamespace
+
+        return SimpleNamespace(input_ids=list(text.encode()))
+
+
+def random_llama(seed: int):
+    """(tokenizer, model): a 2-layer Llama with random weights, so the tiny scale runs the SmolLM2 code path in seconds."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(seed)
+    config = LlamaConfig(vocab_size=256, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                         num_key_value_heads=2, intermediate_size=64, max_position_embeddings=512)
+    return ByteTokenizer(), LlamaForCausalLM(config).eval()
+
+
+MATH_LEVELS = {"elementary mathematics": 1, "high school mathematics": 2, "college mathematics": 3}
+
+
+def run_llm(cfg, folder: Path, seeds: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """RLDP on SmolLM2-135M (difficulty detection only): MMLU mathematics questions, difficulty proxy = grade level
+    (elementary 1, high school 2, college 3). Hidden states at the last prompt token, once for a fixed pool; each seed
+    draws its references (easy: elementary, hard: college), probe set and test set from the pool."""
+    from neurips26.common.llm import encode_left_padded, load_smollm2, residual_stream
+    from neurips26.common.text_corpora import load_mmlu
+
+    spec = cfg.llm
+    _, split = load_mmlu(folder)
+    pool_rng = np.random.default_rng(int(spec.pool_seed))
+    index = []
+    for topic in MATH_LEVELS:
+        rows = [i for i, t in enumerate(split.topics) if t == topic]
+        index += list(pool_rng.choice(rows, size=min(len(rows), int(spec.per_level)), replace=False))
+    level = np.array([MATH_LEVELS[split.topics[i]] for i in index])
+    prompts = [f"Question: {split.texts[i]}\nAnswer:" for i in index]
+    tokenizer, lm = load_smollm2() if spec.model == "smollm2" else random_llama(int(spec.pool_seed))
+    states, lengths = [], []
+    for start in range(0, len(prompts), int(spec.batch)):
+        chunk = prompts[start:start + int(spec.batch)]
+        ids, mask, pos = encode_left_padded(tokenizer, chunk, int(spec.max_tokens))
+        stream = residual_stream(lm, ids, mask, pos)
+        states.append(np.stack([s[:, -1].float().numpy() for s in stream], 1))
+        lengths += [len(tokenizer(p, add_special_tokens=False).input_ids) for p in chunk]
+    states, lengths = np.concatenate(states).astype(np.float64), np.array(lengths, dtype=float)
+    out, layers = [], []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        easy = rng.choice(np.flatnonzero(level == 1), size=int(spec.per_class), replace=False)
+        hard = rng.choice(np.flatnonzero(level == 3), size=int(spec.per_class), replace=False)
+        rest = rng.permutation(np.setdiff1d(np.arange(len(level)), np.r_[easy, hard]))
+        probe_idx, test_idx = rest[: len(rest) // 2], rest[len(rest) // 2:]
+        rldp = method.fit_rldp(states[easy], states[hard])
+        probe = baselines.RidgeProbe(states[probe_idx], level[probe_idx].astype(float), rng=np.random.default_rng(seed))
+        y = level[test_idx]
+        scores = {"rldp": rldp(states[test_idx]), "probe": probe(states[test_idx]), "length": lengths[test_idx],
+                  "random": rng.random(len(test_idx))}
+        for name, s in scores.items():
+            out.append({"seed": seed, "router": name, "spearman": _spearman(s, y),
+                        "auroc_college_vs_elementary": method.auroc(s[y != 2], y[y != 2] == 3),
+                        "layer": rldp.layer if name == "rldp" else probe.layer if name == "probe" else -1,
+                        "n_test": len(y)})
+        for layer in range(states.shape[1]):
+            s = method.fit_rldp(states[easy], states[hard], layer=layer)(states[test_idx])
+            layers.append({"seed": seed, "layer": layer, "loo_auroc": rldp.loo[layer][0], "chosen": layer == rldp.layer,
+                           "test_spearman": _spearman(s, y), "test_auroc": method.auroc(s[y != 2], y[y != 2] == 3)})
+    return pd.DataFrame(out), pd.DataFrame(layers)

@@ -1,0 +1,91 @@
+"""The stages the Snakemake rules call (`python -m neurips26 rldp <stage> ...`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from neurips26.common.artifacts import atomic_path, write_csv
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything
+from neurips26.common.stage import (
+    StageContext,
+    figure_stage,
+    prepared_data_dir,
+    require_embedded,
+    table_stage,
+    write_claims_and_metrics,
+)
+from neurips26.papers.rldp import experiments, figures, paper_claims, tables
+
+PAPER_SOURCES = "MATH-500 / GSM8K and the hub models (Qwen3-8B, R1-distill)"
+
+
+def _outputs(ctx: StageContext, n: int, what: str):
+    if len(ctx.outputs) != n:
+        raise UserError(f"rldp {what} writes {n} files: --output {' '.join(['...'] * n)}")
+    return ctx.outputs
+
+
+def train(ctx: StageContext) -> None:
+    import torch
+
+    require_embedded(ctx, PAPER_SOURCES)
+    model_path, history_path = _outputs(ctx, 2, "train (model.pt history.csv)")
+    seed_everything(int(ctx.cfg.model.seed))
+    state, history = experiments.train(ctx.cfg)
+    with atomic_path(model_path) as tmp:
+        torch.save(state, tmp)
+    write_csv(history_path, history)
+
+
+def run(ctx: StageContext) -> None:
+    require_embedded(ctx, PAPER_SOURCES)
+    if len(ctx.inputs) != 1 or ctx.inputs[0].suffix != ".pt":
+        raise UserError("rldp run reads the trained decoder: --input model.pt")
+    outs = _outputs(ctx, 3, "run (rows.csv layers.csv timing.csv)")
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    for path, frame in zip(outs, experiments.run(ctx.cfg, seed, experiments.load(ctx.cfg, ctx.inputs[0]))):
+        write_csv(path, frame)
+
+
+def run_llm(ctx: StageContext) -> None:
+    require_embedded(ctx, PAPER_SOURCES)
+    outs = _outputs(ctx, 2, "run_llm (llm_runs.csv llm_layers.csv)")
+    folder = prepared_data_dir(ctx, "ensemble_mi_mmlu")
+    seed_everything(0)
+    for path, frame in zip(outs, experiments.run_llm(ctx.cfg, folder, [int(s) for s in ctx.cfg.seeds])):
+        write_csv(path, frame)
+
+
+def table_layers(ctx: StageContext) -> None:
+    """Decoder layer CSVs and the SmolLM2 layer CSV (its file name starts with 'llm') in one table."""
+    frames = [pd.read_csv(p).assign(model="smollm2" if p.name.startswith("llm") else "decoder") for p in ctx.inputs]
+    if not frames:
+        raise UserError("table_layers needs --input with the per-seed layer CSVs and llm_layers.csv")
+    write_csv(ctx.output, tables.table_layers(pd.concat(frames, ignore_index=True)))
+
+
+def claims(ctx: StageContext) -> None:
+    if len(ctx.inputs) != 3:
+        raise UserError("claims needs --input main.csv llm.csv timing.csv")
+    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "train": train,
+    "run": run,
+    "run_llm": run_llm,
+    "table_main": table_stage(tables.table_main),
+    "table_frontier": table_stage(tables.table_frontier),
+    "table_difficulty": table_stage(tables.table_difficulty),
+    "table_timing": table_stage(tables.table_timing),
+    "table_llm": table_stage(tables.table_llm),
+    "table_layers": table_layers,
+    "figure_score_vs_difficulty": figure_stage(figures.score_vs_difficulty),
+    "figure_layerwise_auroc": figure_stage(figures.layerwise_auroc),
+    "figure_accuracy_cost_frontier": figure_stage(figures.accuracy_cost_frontier),
+}
+STAGES["claims"] = claims
