@@ -48,7 +48,7 @@ def behaviour_cloning(policy: Policy, obs: np.ndarray, actions: np.ndarray, epoc
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         losses.append(total / len(x))
     return losses
 
