@@ -51,16 +51,18 @@ def rollout_frames(frames: dict):
     import matplotlib.pyplot as plt
 
     methods = [m for m in LABELS if m in frames]
-    fig, axes = plt.subplots(len(methods), 4, figsize=(6.0, 1.6 * len(methods)), squeeze=False)
+    fig, axes = plt.subplots(len(methods), 5, figsize=(7.0, 1.5 * len(methods)), squeeze=False,
+                             gridspec_kw={"width_ratios": [1.3, 1, 1, 1, 1]})
     for r, method in enumerate(methods):
         clip = frames[method]
-        for c, t in enumerate(np.linspace(0, len(clip) - 1, 4).round().astype(int)):
+        axes[r, 0].axis("off")
+        axes[r, 0].text(1.0, 0.5, LABELS[method].replace(" (", "\n("), ha="right", va="center", fontsize=7,
+                        transform=axes[r, 0].transAxes)
+        for c, t in enumerate(np.linspace(0, len(clip) - 1, 4).round().astype(int), start=1):
             ax = axes[r, c]
             ax.imshow(clip[t], interpolation="nearest")
             ax.set_xticks([])
             ax.set_yticks([])
-            if r == 0:
-                ax.set_title(f"step {t}", fontsize=8)
-        axes[r, 0].set_ylabel(LABELS[method], fontsize=6, rotation=0, ha="right", va="center")
+            ax.set_title(f"step {t}", fontsize=7)
     fig.suptitle("held-out level-II layout (blue: obstacle, red: target, green: goal, yellow: distractor)", fontsize=8)
     return fig
