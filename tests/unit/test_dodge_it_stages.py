@@ -67,7 +67,7 @@ def test_claims_are_computed_from_the_tables():
     assert row["precision"] == pytest.approx((truth & pred).sum() / pred.sum())
     assert row["recall"] == pytest.approx((truth & pred).sum() / truth.sum())
     assert metrics["dodge_vs_success_rl.seed0.holds"] is True
-    rates["dodge_rl"] = (0.7, 0.3)  # avoidance bought with task failures: the claim must fail
+    rates["dodge_rl"] = (0.8, 0.3)  # avoidance bought with task failures (SR -10 points): the claim must fail
     proxy = tables.safelibero_proxy(_episodes(rates))
     assert paper_claims.build(proxy, agreement, tables.per_seed(_episodes(rates)))[0][0].to_json()["holds"] is False
 

@@ -32,16 +32,19 @@ def rl_curves(curves: pd.DataFrame):
     fig, (a_sr, a_col) = new_figure(2)
     for kind, d in curves.groupby("reward_kind"):
         label = {"success": "success-only reward", "dodge": "DODGE-IT reward"}.get(kind, kind)
-        a_sr.plot(d["episodes"], 100 * d["success"], label=label)
+        colour = {"success": "tab:red", "dodge": "tab:purple"}.get(kind, "tab:grey")
+        a_sr.plot(d["episodes"], 100 * d["success"], color=colour, label=label)
         a_sr.fill_between(d["episodes"], 100 * (d["success"] - d["success_seed_sd"]),
-                          100 * (d["success"] + d["success_seed_sd"]), alpha=0.2)
-        a_col.plot(d["episodes"], 100 * d["collision_ref"], label=label)
+                          100 * (d["success"] + d["success_seed_sd"]), color=colour, alpha=0.15)
+        a_col.plot(d["episodes"], 100 * d["collision_ref"], color=colour, label=f"{label} (simulator)")
         a_col.fill_between(d["episodes"], 100 * (d["collision_ref"] - d["collision_ref_seed_sd"]),
-                           100 * (d["collision_ref"] + d["collision_ref_seed_sd"]), alpha=0.2)
+                           100 * (d["collision_ref"] + d["collision_ref_seed_sd"]), color=colour, alpha=0.15)
         if d["trace_collision"].notna().any():
-            a_col.plot(d["episodes"], 100 * d["trace_collision"], ls="--", label=f"{label}: TRACE's estimate")
+            a_col.plot(d["episodes"], 100 * d["trace_collision"], color="k", ls="--", lw=0.8,
+                       label=f"{label}: TRACE's estimate")
     a_sr.set(xlabel="training rollouts", ylabel="success (%)", ylim=(0, 105), title="GRPO: task success")
-    a_col.set(xlabel="training rollouts", ylabel="collisions (%)", ylim=(0, 105), title="GRPO: collisions")
+    a_col.set(xlabel="training rollouts", ylabel="collisions (%)", ylim=(0, 105),
+              title="GRPO: collisions (mean +- seed sd)")
     a_col.legend(fontsize=7)
     return fig
 

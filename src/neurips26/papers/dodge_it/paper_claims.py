@@ -8,7 +8,9 @@ import pandas as pd
 
 from neurips26.common.claims import Claim, PositiveControl
 
-DODGE = "car_dodge - car_success >= 15 and abs(sr_dodge - sr_success) <= 5"
+# "preserving task completion": SR may not fall by more than 5 points (one-sided; the first, two-sided draft
+# abs(sr_dodge - sr_success) <= 5 failed its own positive control, where the avoider is *better* than the blind expert)
+DODGE = "car_dodge - car_success >= 15 and sr_dodge - sr_success >= -5"
 CBF = ("car_cbf_II - car_bc_II >= 15 and (sr_dodge_II - sr_cbf_II >= 5 or "
        "steps_cbf_II / steps_dodge_II >= 1.1)")
 
