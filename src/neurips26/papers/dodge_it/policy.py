@@ -75,5 +75,5 @@ def grpo_update(policy: Policy, opt, obs: list, actions: list, advantages: np.nd
         opt.zero_grad()
         loss.backward()
         opt.step()
-        loss_value = float(loss)
+        loss_value = loss.item()
     return loss_value
