@@ -1,0 +1,127 @@
+"""The stages the Snakemake rules call (`python -m neurips26 dodge_it <stage> ...`). Policies are stored as .npz of their
+parameters (read back with allow_pickle=False), so the same seed gives byte-identical files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from neurips26.common.artifacts import write_csv, write_npz
+from neurips26.common.errors import UserError
+from neurips26.common.stage import (
+    StageContext,
+    figure_stage,
+    require_embedded,
+    table_stage,
+    write_claims_and_metrics,
+)
+
+REAL = "SafeLIBERO / LIBERO assets and a VLA checkpoint (OpenVLA-OFT)"
+
+
+def _save_policy(path: Path, state: dict) -> None:
+    write_npz(path, {k: v.detach().cpu().numpy() for k, v in state.items()})
+
+
+def _load_policy(path: Path) -> dict:
+    import torch
+
+    if path.suffix != ".npz" or not path.is_file():
+        raise UserError(f"dodge_it: expected a policy .npz written by run_bc / run_rl_*, got {path}")
+    with np.load(path, allow_pickle=False) as arrays:
+        return {k: torch.as_tensor(arrays[k]) for k in arrays.files}
+
+
+def _start(ctx: StageContext, outputs: str) -> int:
+    from neurips26.common.seeding import seed_everything
+
+    require_embedded(ctx, REAL)
+    if len(ctx.outputs) != 2:
+        raise UserError(f"this stage writes two files: --output {outputs}")
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    return seed
+
+
+def run_bc(ctx: StageContext) -> None:
+    """--seed N --output bc.npz bc_log.csv"""
+    from neurips26.papers.dodge_it import experiments
+
+    seed = _start(ctx, "POLICY.npz LOG.csv")
+    state, log = experiments.train_bc(ctx.cfg, seed)
+    log.insert(0, "seed", seed)
+    write_csv(ctx.outputs[1], log)
+    _save_policy(ctx.outputs[0], state)
+
+
+def run_rl(kind: str) -> Callable[[StageContext], None]:
+    """--seed N --input bc.npz --output policy.npz curve.csv"""
+
+    def stage(ctx: StageContext) -> None:
+        from neurips26.papers.dodge_it import experiments
+
+        seed = _start(ctx, "POLICY.npz CURVE.csv")
+        if len(ctx.inputs) != 1:
+            raise UserError("run_rl needs --input BC_POLICY.npz")
+        state, curve = experiments.train_rl(ctx.cfg, seed, _load_policy(ctx.inputs[0]), kind)
+        curve.insert(0, "reward_kind", kind)
+        curve.insert(0, "seed", seed)
+        write_csv(ctx.outputs[1], curve)
+        _save_policy(ctx.outputs[0], state)
+
+    return stage
+
+
+def run_eval(ctx: StageContext) -> None:
+    """--seed N --input bc.npz success_rl.npz dodge_rl.npz --output episodes.csv frames.npz"""
+    from neurips26.papers.dodge_it import experiments
+
+    seed = _start(ctx, "EPISODES.csv FRAMES.npz")
+    if len(ctx.inputs) != 3:
+        raise UserError("run_eval needs --input BC.npz SUCCESS_RL.npz DODGE_RL.npz (in this order)")
+    states = dict(zip(("bc", "success_rl", "dodge_rl"), map(_load_policy, ctx.inputs)))
+    episodes, frames = experiments.evaluate(ctx.cfg, seed, states)
+    write_npz(ctx.outputs[1], frames)
+    write_csv(ctx.outputs[0], episodes)
+
+
+def figure_rollout_frames(ctx: StageContext) -> None:
+    """--input frames.npz (of the first seed) --output rollout_frames.png"""
+    from neurips26.common.plotting import save_figure
+    from neurips26.papers.dodge_it import figures
+
+    if len(ctx.inputs) != 1 or ctx.inputs[0].suffix != ".npz":
+        raise UserError("figure_rollout_frames reads one FRAMES.npz written by run_eval")
+    with np.load(ctx.inputs[0], allow_pickle=False) as arrays:
+        frames = {k: arrays[k] for k in arrays.files}
+    save_figure(figures.rollout_frames(frames), ctx.output)
+
+
+def claims(ctx: StageContext) -> None:
+    from neurips26.papers.dodge_it import paper_claims
+
+    if len(ctx.inputs) != 3:
+        raise UserError("claims needs --input safelibero_proxy.csv trace_vs_contacts.csv per_seed.csv")
+    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
+
+
+def _stages() -> dict[str, Callable[[StageContext], None]]:
+    from neurips26.papers.dodge_it import figures, tables
+
+    return {
+        "run_bc": run_bc, "run_rl_success": run_rl("success"), "run_rl_dodge": run_rl("dodge"), "run_eval": run_eval,
+        "table_safelibero_proxy": table_stage(tables.safelibero_proxy),
+        "table_trace_vs_contacts": table_stage(tables.trace_vs_contacts),
+        "table_per_seed": table_stage(tables.per_seed),
+        "table_rl_curves": table_stage(tables.rl_curves),
+        "figure_sr_car_scatter": figure_stage(figures.sr_car_scatter),
+        "figure_rl_curves": figure_stage(figures.rl_curves),
+        "figure_rollout_frames": figure_rollout_frames,
+        "claims": claims,
+    }
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = _stages()

@@ -1,0 +1,219 @@
+# dodge_it: TRACE collision outcomes from RGB-D as RL feedback (seed abstract 13). Per seed: BC from the obstacle-blind
+# expert, then GRPO with the success-only and with the DODGE-IT reward (one job each), then one evaluation job of every
+# method on held-out layouts. Tables pool the seeds; figures are drawn from tables (rollout frames: the first seed's
+# saved frames); claims are computed from tables.
+
+DODGE_IT_RL = ["success", "dodge"]
+# table -> the per-seed run files it aggregates
+DODGE_IT_TABLES = {"safelibero_proxy": "episodes", "trace_vs_contacts": "episodes", "per_seed": "episodes",
+                   "rl_curves": "curves"}
+DODGE_IT_FIGURES = {"sr_car_scatter": "safelibero_proxy", "rl_curves": "rl_curves"}
+DODGE_IT_PRESENTATION = ["tables", "figures", "paper_claims"]
+DODGE_IT_SEED_RUNS = {
+    "episodes": "results/dodge_it/runs/seed{seed}/episodes.csv",
+    "curves": "results/dodge_it/runs/seed{seed}/curve_{kind}.csv",
+}
+
+EXTRA_OUTPUTS["dodge_it"] = [
+    *expand("results/dodge_it/runs/seed{seed}/{name}", seed=SEEDS,
+            name=["bc.npz", "bc_log.csv", "episodes.csv", "frames.npz"]),
+    *expand("results/dodge_it/runs/seed{seed}/policy_{kind}.npz", seed=SEEDS, kind=DODGE_IT_RL),
+    *expand("results/dodge_it/runs/seed{seed}/curve_{kind}.csv", seed=SEEDS, kind=DODGE_IT_RL),
+    "results/dodge_it/tables/per_seed.csv",
+    "results/dodge_it/tables/rl_curves.csv",
+]
+
+
+rule dodge_it_config:
+    localrule: True
+    input:
+        hydra_files("dodge_it"),
+    output:
+        "results/dodge_it/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/dodge_it/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 dodge_it config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule dodge_it_bc:
+    input:
+        config="results/dodge_it/config.yaml",
+        data="data/raw/dodge_it_tabletop/provenance.json",
+        code=code_files("dodge_it", exclude=DODGE_IT_PRESENTATION),
+        mjcf="src/neurips26/papers/dodge_it/assets/tabletop.xml",
+    output:
+        policy="results/dodge_it/runs/seed{seed}/bc.npz",
+        log="results/dodge_it/runs/seed{seed}/bc_log.csv",
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/dodge_it/bc_seed{seed}.log",
+    benchmark:
+        "logs/dodge_it/benchmarks/bc_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    shell:
+        "python -m neurips26 dodge_it run_bc --config {input.config} --seed {wildcards.seed}"
+        " --output {output.policy} {output.log} --threads {threads} > {log} 2>&1"
+
+
+rule dodge_it_rl:
+    input:
+        config="results/dodge_it/config.yaml",
+        bc="results/dodge_it/runs/seed{seed}/bc.npz",
+        code=code_files("dodge_it", exclude=DODGE_IT_PRESENTATION),
+        mjcf="src/neurips26/papers/dodge_it/assets/tabletop.xml",
+    output:
+        policy="results/dodge_it/runs/seed{seed}/policy_{kind}.npz",
+        curve="results/dodge_it/runs/seed{seed}/curve_{kind}.csv",
+    wildcard_constraints:
+        seed=r"\d+",
+        kind="|".join(DODGE_IT_RL),
+    log:
+        "logs/dodge_it/rl_{kind}_seed{seed}.log",
+    benchmark:
+        "logs/dodge_it/benchmarks/rl_{kind}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=60,
+    shell:
+        "python -m neurips26 dodge_it run_rl_{wildcards.kind} --config {input.config} --seed {wildcards.seed}"
+        " --input {input.bc} --output {output.policy} {output.curve} --threads {threads} > {log} 2>&1"
+
+
+rule dodge_it_eval:
+    input:
+        config="results/dodge_it/config.yaml",
+        policies=[
+            "results/dodge_it/runs/seed{seed}/bc.npz",
+            "results/dodge_it/runs/seed{seed}/policy_success.npz",
+            "results/dodge_it/runs/seed{seed}/policy_dodge.npz",
+        ],
+        code=code_files("dodge_it", exclude=DODGE_IT_PRESENTATION),
+        mjcf="src/neurips26/papers/dodge_it/assets/tabletop.xml",
+    output:
+        episodes="results/dodge_it/runs/seed{seed}/episodes.csv",
+        frames="results/dodge_it/runs/seed{seed}/frames.npz",
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/dodge_it/eval_seed{seed}.log",
+    benchmark:
+        "logs/dodge_it/benchmarks/eval_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "python -m neurips26 dodge_it run_eval --config {input.config} --seed {wildcards.seed}"
+        " --input {input.policies} --output {output.episodes} {output.frames} --threads {threads} > {log} 2>&1"
+
+
+rule dodge_it_table:
+    group:
+        "dodge_it_summary"
+    input:
+        config="results/dodge_it/config.yaml",
+        runs=lambda w: expand(DODGE_IT_SEED_RUNS[DODGE_IT_TABLES[w.table]], seed=SEEDS, kind=DODGE_IT_RL),
+        code=code_files("dodge_it", "tables"),
+    output:
+        "results/dodge_it/tables/{table}.csv",
+    wildcard_constraints:
+        table="|".join(DODGE_IT_TABLES),
+    log:
+        "logs/dodge_it/table_{table}.log",
+    benchmark:
+        "logs/dodge_it/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 dodge_it table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule dodge_it_figure:
+    group:
+        "dodge_it_summary"
+    input:
+        config="results/dodge_it/config.yaml",
+        table=lambda w: f"results/dodge_it/tables/{DODGE_IT_FIGURES[w.figure]}.csv",
+        code=code_files("dodge_it", "figures"),
+    output:
+        report(
+            "results/dodge_it/figures/{figure}.png",
+            caption="../report/dodge_it_figure.rst",
+            category="dodge_it",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(DODGE_IT_FIGURES),
+    log:
+        "logs/dodge_it/figure_{figure}.log",
+    benchmark:
+        "logs/dodge_it/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 dodge_it figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule dodge_it_figure_frames:
+    group:
+        "dodge_it_summary"
+    input:
+        config="results/dodge_it/config.yaml",
+        frames=f"results/dodge_it/runs/seed{SEEDS[0]}/frames.npz",
+        code=code_files("dodge_it", "figures"),
+    output:
+        report(
+            "results/dodge_it/figures/rollout_frames.png",
+            caption="../report/dodge_it_frames.rst",
+            category="dodge_it",
+            subcategory="figures",
+        ),
+    log:
+        "logs/dodge_it/figure_rollout_frames.log",
+    benchmark:
+        "logs/dodge_it/benchmarks/figure_rollout_frames.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 dodge_it figure_rollout_frames --config {input.config} --input {input.frames}"
+        " --output {output} > {log} 2>&1"
+
+
+rule dodge_it_claims:
+    group:
+        "dodge_it_summary"
+    input:
+        config="results/dodge_it/config.yaml",
+        tables=expand("results/dodge_it/tables/{table}.csv", table=["safelibero_proxy", "trace_vs_contacts", "per_seed"]),
+        other=["results/dodge_it/tables/rl_curves.csv"],
+        figures=expand("results/dodge_it/figures/{figure}.png", figure=[*DODGE_IT_FIGURES, "rollout_frames"]),
+        code=code_files("dodge_it", "paper_claims"),
+    output:
+        claims="results/dodge_it/claims.json",
+        metrics="results/dodge_it/metrics.json",
+    log:
+        "logs/dodge_it/claims.log",
+    benchmark:
+        "logs/dodge_it/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 dodge_it claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
