@@ -8,7 +8,7 @@ from neurips26.common import documents as D
 from neurips26.papers.docscope import reader as R
 from neurips26.papers.docscope import scorers as S
 from neurips26.papers.docscope.index import build_page
-from neurips26.papers.docscope.trajectory import Trajectory, TrajectoryError, parse, render
+from neurips26.papers.docscope.trajectory import TrajectoryError, parse, render
 
 GOOD = """[page=3, doc_page="5", bbox=[0.1, 0.2, 0.5, 0.4]]
 [page=7, doc_page="9", bbox=[0.0, 0.0, 1.0, 1.0]]

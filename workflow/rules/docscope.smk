@@ -148,18 +148,16 @@ rule docscope_run_real:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-def docscope_table_inputs(wildcards):
-    if wildcards.table == "real":
-        return ["results/docscope/runs/real.csv"]
-    return expand("results/docscope/" + DOCSCOPE_TABLE_INPUTS[wildcards.table], seed=SEEDS)
-
-
 rule docscope_table:
     group:
         "docscope_summary"
     input:
         config="results/docscope/config.yaml",
-        runs=docscope_table_inputs,
+        runs=lambda w: (
+            ["results/docscope/runs/real.csv"]
+            if w.table == "real"
+            else expand(f"results/docscope/{DOCSCOPE_TABLE_INPUTS[w.table]}", seed=SEEDS)
+        ),
         code=code_files("docscope", "tables", "scorers"),
     output:
         "results/docscope/tables/{table}.csv",

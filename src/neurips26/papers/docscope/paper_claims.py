@@ -49,9 +49,9 @@ def _dispersion(disp) -> Claim:
         return float(t[col].iloc[0] - t[col].iloc[-1])
 
     return Claim(
-        "dispersion", "accuracy and chain completeness fall as evidence is dispersed over longer distances and more clusters",
+        "dispersion", "accuracy and chain completeness fall as evidence is dispersed over longer distances and more clusters",  # noqa: E501
         "acc_drop_distance > 0 and acc_drop_clusters > 0 and chain_drop_distance > 0 and chain_drop_clusters > 0",
-        {"acc_drop_distance": drop("distance_bin", "answer_accuracy"), "acc_drop_clusters": drop("clusters", "answer_accuracy"),
+        {"acc_drop_distance": drop("distance_bin", "answer_accuracy"), "acc_drop_clusters": drop("clusters", "answer_accuracy"),  # noqa: E501
          "chain_drop_distance": drop("distance_bin", "chain_rate"), "chain_drop_clusters": drop("clusters", "chain_rate")},
         ["tables/dispersion.csv", "figures/dispersion.png"],
     )  # fmt: skip
@@ -81,7 +81,7 @@ def _kappa(kappa) -> Claim:
 
 def _scale() -> Claim:
     return Claim(
-        "mllm_numbers", "DocScope: 1,124 questions over 273 documents; at most 29% of correct MLLM answers have complete chains",
+        "mllm_numbers", "DocScope: 1,124 questions over 273 documents; at most 29% of correct MLLM answers have complete chains",  # noqa: E501
         "chain_among_correct <= 0.29", {"chain_among_correct": None}, ["tables/main.csv"],
         why_untested="needs the DocScope release and multimodal LLMs (scale: paper with an OpenAI-compatible endpoint); "
         "offline, text-layer readers stand in for the MLLMs, so the paper's absolute numbers are not comparable",

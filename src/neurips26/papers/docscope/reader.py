@@ -3,7 +3,8 @@ answers from the values, and cites what it read at page, paragraph (text-layer b
 
 For one needed fact (division, metric, year) every number token on the candidate pages is scored by
 sum over the three key terms of exp(-distance to the term's nearest occurrence / lambda) (distances between word-box
-centres in points, horizontal offsets scaled by `x_scale`: words of one line or one table row are near); the best-scoring number is read. Below `threshold` the fact counts as not found and the reader
+centres in points, horizontal offsets scaled by `x_scale`: words of one line or one table row are near); the best-scoring
+number is read. Below `threshold` the fact counts as not found and the reader
 answers Unanswerable. Layout matters: in a paragraph the terms sit next to the value; in a table the year is a column
 header and the division a title above; in a bar chart the year label sits under the bar and the value above it.
 """
@@ -21,7 +22,7 @@ from neurips26.papers.docscope.trajectory import UNANSWERABLE, Trajectory
 _Q = [
     ("lookup", re.compile(r"What was the (?P<m>.+?) of the (?P<d>\w+) division in (?P<y>\d{4})\?")),
     ("difference", re.compile(
-        r"By how much did the (?P<m>.+?) of the (?P<d>\w+) division exceed that of the (?P<d2>\w+) division in (?P<y>\d{4})\?"
+        r"By how much did the (?P<m>.+?) of the (?P<d>\w+) division exceed that of the (?P<d2>\w+) division in (?P<y>\d{4})\?"  # noqa: E501
     )),
     ("total", re.compile(r"What was the combined (?P<m>.+?) of the (?P<ds>.+?) divisions in (?P<y>\d{4})\?")),
     ("highest", re.compile(r"Which of the (?P<ds>.+?) divisions reported the highest (?P<m>.+?) in (?P<y>\d{4})\?")),

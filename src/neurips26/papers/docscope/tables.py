@@ -76,7 +76,7 @@ def table_judge_kappa(cal: pd.DataFrame) -> pd.DataFrame:
         per_seed = [cohen_kappa(list(s["gold"]), list(s["judged"])) for _, s in g.groupby("seed")]
         rows.append({"judge": judge, "n": len(g), "kappa": cohen_kappa(list(g["gold"]), list(g["judged"])),
                      "kappa_seed_min": min(per_seed), "agreement": (g["gold"] == g["judged"]).mean(),
-                     "gold_labels": ";".join(f"{k}={v}" for k, v in g["gold"].value_counts().sort_index().items())})  # fmt: skip
+                     "gold_labels": ";".join(f"{k}={v}" for k, v in g["gold"].value_counts().sort_index().items())})  # fmt: skip  # noqa: E501
     return pd.DataFrame(rows)
 
 
