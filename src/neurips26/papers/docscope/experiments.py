@@ -255,7 +255,7 @@ def run_real(cfg, questions: list[dict], manual_dir) -> pd.DataFrame:
         path = Path(manual_dir) / Path(q["doc_path"]).name
         if path not in docs:
             pages = read_document(path)
-            docs[path] = (pages, {k: Retriever(k, pages, embed if k == "minilm" else None) for k in cfg.retrievers})
+            docs[path] = (pages, {k: Retriever(k, pages, embed if k == "minilm" else None) for k in cfg.real.retrievers})
         pages, retrievers = docs[path]
         titles = re.findall(r"'([^']+)'", q["question"])
         for k, retriever in retrievers.items():

@@ -13,32 +13,34 @@ def _row(main, system):
 
 def _chain_gap(main, system) -> Claim:
     r = _row(main, system)
-    others = {
-        f"{s}_chain_among_correct": _row(main, s)["chain_among_correct"]
-        for s in main["system"]
-        if s.startswith(("bm25", "minilm"))
-    }
+    systems = [s for s in main["system"] if s.startswith(("bm25", "minilm"))]
+    others = {f"{s}_chain_among_correct": _row(main, s)["chain_among_correct_answerable"] for s in systems}
+    control = _row(main, "noisy_boxes_0.04")
     return Claim(
-        "chain_gap", "even among correct answers few have complete evidence chains: the complete-chain rate among correct "
-        "answers is below answer accuracy (a large gap)", "chain_among_correct < answer_accuracy",
-        {"chain_among_correct": r["chain_among_correct"], "answer_accuracy": r["answer_accuracy"],
-         "chain_among_correct_answerable": r["chain_among_correct_answerable"], **others},
+        "chain_gap",
+        "even among correct answers few have complete evidence chains (the paper: at most 29%); tested as: fewer than "
+        "half of the correct answers to answerable questions have a complete chain, with answer accuracy and the "
+        "overall complete-chain rate reported beside it",
+        "chain_among_correct_answerable < 0.5",
+        {"chain_among_correct_answerable": r["chain_among_correct_answerable"], "answer_accuracy": r["answer_accuracy"],
+         "chain_rate": r["chain_rate"], "chain_among_correct": r["chain_among_correct"], **others},
         ["tables/main.csv", "figures/stage_funnel.png"],
         positive_control=PositiveControl(
             "noisy_boxes_0.04: gold pages and facts with boxes jittered by 4% of the page (answers right, boxes often not)",
-            {"chain_among_correct": _row(main, "noisy_boxes_0.04")["chain_among_correct"],
-             "answer_accuracy": _row(main, "noisy_boxes_0.04")["answer_accuracy"]},
+            {"chain_among_correct_answerable": control["chain_among_correct_answerable"]},
         ),
     )  # fmt: skip
 
 
 def _region_weakest(main, system) -> Claim:
     r = _row(main, system)
+    line = system.split("_")[0] + "_line"
     return Claim(
         "region_weakest", "region grounding is the weakest of the four stages",
         "region_score < page_f1 and region_score < fact_score and region_score < answer_accuracy",
         {"region_score": r["region_score"], "page_f1": r["page_f1"], "fact_score": r["fact_score"],
-         "answer_accuracy": r["answer_accuracy"]},
+         "answer_accuracy": r["answer_accuracy"], f"{line}_region_score": _row(main, line)["region_score"],
+         "noisy_boxes_0.01_region_score": _row(main, "noisy_boxes_0.01")["region_score"]},
         ["tables/main.csv", "figures/stage_funnel.png"],
     )  # fmt: skip
 
