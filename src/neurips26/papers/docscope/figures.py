@@ -12,7 +12,7 @@ STAGES = [("page_f1", "pages (F1)"), ("region_score", "regions"), ("fact_score",
 
 
 def stage_funnel(main: pd.DataFrame):
-    systems = [s for s in main["system"] if s.startswith(("bm25", "minilm"))]
+    systems = [s for s in main["system"] if s.startswith(("bm25", "minilm")) or s == "noisy_boxes_0.01"]
     fig, (ax,) = new_figure(1, width_per_col=7.5, height=3.6)
     width = 0.8 / max(len(systems), 1)
     for i, s in enumerate(systems):
