@@ -3,6 +3,8 @@
 # per-question stage scores) and one judge-calibration set. Once: questions over the R manuals and the systems on them.
 # Tables pool the seeds; figures are drawn from tables; claims are computed from tables.
 DOCSCOPE_BENCH = "results/docscope/benchmark/seed{seed}/documents.json"
+# the PDFs are named outputs (so the manifest lists every one): their number is known at parse time from the scale
+DOCSCOPE_DOCS = [f"doc{i:03d}.pdf" for i in range(int(scale_settings("docscope")["benchmark"]["n_docs"]))]
 DOCSCOPE_TABLES = ["main", "dispersion", "oracle", "judge_kappa", "real"]
 DOCSCOPE_TABLE_INPUTS = {
     "main": "runs/seed{seed}.csv",
@@ -18,6 +20,7 @@ EXTRA_OUTPUTS["docscope"] = (
     + expand("results/docscope/benchmark/seed{seed}/{name}", seed=SEEDS, name=["questions.jsonl", "elements.jsonl"])
     + expand("results/docscope/runs/{name}", name=[f"seed{s}.csv" for s in SEEDS] + [f"trajectories_seed{s}.jsonl" for s in SEEDS]
              + [f"calibration_seed{s}.csv" for s in SEEDS] + ["real.csv"])
+    + expand("results/docscope/benchmark/seed{seed}/docs/{doc}", seed=SEEDS, doc=DOCSCOPE_DOCS)
     + ["results/docscope/benchmark/real_questions.jsonl"]
 )
 
@@ -48,7 +51,7 @@ rule docscope_benchmark:
         index=DOCSCOPE_BENCH,
         questions="results/docscope/benchmark/seed{seed}/questions.jsonl",
         elements="results/docscope/benchmark/seed{seed}/elements.jsonl",
-        docs=directory("results/docscope/benchmark/seed{seed}/docs"),
+        docs=expand("results/docscope/benchmark/seed{{seed}}/docs/{doc}", doc=DOCSCOPE_DOCS),
     wildcard_constraints:
         seed=r"\d+",
     log:
