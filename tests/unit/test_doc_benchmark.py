@@ -1,0 +1,122 @@
+"""common/doc_benchmark.py: gold evidence is where the records say, answers follow from the evidence, controls hold."""
+
+import json
+import re
+
+import pytest
+
+from neurips26.common import doc_benchmark as B
+from neurips26.common import documents as D
+from neurips26.common.errors import UserError
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bench")
+    B.generate(root, B.Spec(n_docs=2, pages_min=20, pages_max=24, questions_per_doc=20), seed=11)
+    return root, B.load(root)
+
+
+def _num(s):
+    return int(s.replace(",", ""))
+
+
+def test_structure_and_controls(bench):
+    _, bm = bench
+    assert len(bm.questions) == 40
+    for d in bm.documents.values():
+        assert 20 <= D.page_count(d["path"]) == d["pages"] <= 24
+    unans = [q for q in bm.questions if not q["answerable"]]
+    assert len(unans) == 4 and all(q["answer"] == B.UNANSWERABLE and not q["evidence"] for q in unans)
+    for q in bm.questions:
+        pages = [e["page"] for e in q["evidence"]]
+        assert q["clusters"] == B.clusters(pages) and q["distance"] == B.distance(pages)
+        assert 0 <= q["n_evidence"] <= 4
+    assert {q["n_evidence"] for q in bm.questions} == {0, 1, 2, 3, 4}
+    assert {q["distance_bin"] for q in bm.questions} >= {"near", "mid", "far"}
+
+
+def test_dispersion_measures():
+    assert B.clusters([3, 4, 10, 10, 30]) == 3
+    assert B.clusters([]) == 0
+    assert B.distance([5, 30, 7]) == 25
+    assert [B.distance_bin(d, [2, 8]) for d in (0, 2, 3, 8, 9)] == ["near", "near", "mid", "mid", "far"]
+
+
+def test_evidence_elements_state_the_facts(bench):
+    """Each evidence item's element is on the recorded page, holds the fact's value, and the value's words lie in its box
+    in the PDF text layer; answers recomputed from the element contents match."""
+    _, bm = bench
+    by_id = {(doc, e.element_id): e for doc, els in bm.elements.items() for e in els}
+    for q in [q for q in bm.questions if q["answerable"]][:25]:
+        values = []
+        for ev in q["evidence"]:
+            el = by_id[(q["doc_id"], ev["element_id"])]
+            assert el.page == ev["page"] and el.bbox == pytest.approx(tuple(ev["bbox"]), abs=1e-2)
+            shown = f"{ev['value']:,}" if el.kind != "chart" else str(ev["value"])
+            assert shown in el.text, (q["qid"], shown, el.text[:200])
+            words = D.page_words(bm.documents[q["doc_id"]]["path"], el.page)
+            hits = [w for w in words if w["text"].rstrip(".") == shown]
+            assert any(
+                el.bbox[0] - 2 <= w["bbox"][0] and w["bbox"][2] <= el.bbox[2] + 2
+                and el.bbox[1] - 2 <= w["bbox"][1] and w["bbox"][3] <= el.bbox[3] + 2
+                for w in hits
+            ), (q["qid"], shown)  # fmt: skip
+            values.append(_num(re.search(r"of ([\d,]+) ", ev["fact"]).group(1)))
+        assert values == [ev["value"] for ev in q["evidence"]]
+        divisions = [ev["division"] for ev in q["evidence"]]
+        assert B.answer_of(q["op"], divisions, values) == q["answer"]
+
+
+def test_unanswerable_facts_are_absent(bench):
+    _, bm = bench
+    for q in [q for q in bm.questions if not q["answerable"]]:
+        m = re.match(r"What was the (.+) of the (\w+) division in (\d+)\?", q["question"])
+        metric, division, year = m.group(1), m.group(2), int(m.group(3))
+        for el in bm.elements[q["doc_id"]]:
+            facts = [tuple(f) for f in el.meta.get("facts", [])]
+            assert (division, metric, year) not in facts
+
+
+def test_deterministic(tmp_path):
+    spec = B.Spec(n_docs=1, pages_min=20, pages_max=20, questions_per_doc=6)
+    B.generate(tmp_path / "a", spec, seed=3)
+    B.generate(tmp_path / "b", spec, seed=3)
+    for name in ("documents.json", "questions.jsonl", "elements.jsonl", "docs/doc000.pdf"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_load_errors(bench, tmp_path):
+    root, _ = bench
+    with pytest.raises(UserError, match="index missing"):
+        B.load(tmp_path)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "docs").mkdir()
+    for name in ("documents.json", "elements.jsonl", "questions.jsonl"):
+        (copy / name).write_bytes((root / name).read_bytes())
+    for name in ("doc000.pdf", "doc001.pdf"):
+        (copy / "docs" / name).write_bytes((root / "docs" / name).read_bytes())
+    (copy / "docs" / "doc001.pdf").write_bytes(b"%PDF-1.4 damaged")
+    with pytest.raises(UserError, match="sha256"):
+        B.load(copy)
+    (copy / "docs" / "doc001.pdf").write_bytes((root / "docs" / "doc001.pdf").read_bytes())
+    (copy / "questions.jsonl").write_text(json.dumps({"qid": "x"}) + "\n")
+    with pytest.raises(UserError, match="lacks"):
+        B.load(copy)
+
+
+def test_real_questions_from_r_manuals():
+    try:
+        manuals = D.r_manuals()
+    except UserError:
+        pytest.skip("r-doc-pdf not installed")
+    manuals = [m for m in manuals if m.name in ("R-exts.pdf", "R-admin.pdf")] or manuals[:2]
+    qs = B.real_questions(manuals, n=6, seed=0)
+    assert len(qs) == 6
+    for q in qs:
+        for ev in q["evidence"]:
+            lines = D.page_lines(q["doc_path"], ev["page"])
+            assert any(tuple(ln["bbox"]) == pytest.approx(tuple(ev["bbox"]), abs=0.01) for ln in lines)
+        if q["op"] == "page":
+            assert q["answer"] == str(q["evidence"][0]["page"])
