@@ -1,64 +1,54 @@
-"""Render a generated report as a PDF (reportlab, one page per page of the document, each block's box recorded) and
-read every block back from the PDF text layer (pypdfium2, the text inside the recorded box). The harness then works on
-the text the PDF gives back, not on the generator's strings."""
+"""Render a generated report as a PDF with the shared `common.documents.PdfBuilder` (one PDF page per page of the
+document, every block's box recorded) and read each block back from the PDF text layer (`common.documents.page_words`,
+the words whose centre lies inside the block's recorded box). The harness then works on the text the PDF gives back."""
 
 from __future__ import annotations
 
-import io
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 
 from neurips26.papers.docatlas.world import Document
 
-PAGE_W, PAGE_H, MARGIN, SIZE, LEADING = 612.0, 792.0, 72.0, 10.0, 13.0
 
+def render(doc: Document, path: Path) -> dict:
+    """Write the PDF to `path`; block id -> its Element (page from 1, bbox in points with a top-left origin)."""
+    from neurips26.common.documents import PdfBuilder
 
-def render(doc: Document) -> tuple[bytes, dict[str, tuple[int, tuple[float, float, float, float]]]]:
-    """The PDF bytes and block id -> (0-based page index, box (left, bottom, right, top) in PDF points)."""
-    from reportlab.lib.utils import simpleSplit
-    from reportlab.pdfgen import canvas
-
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=(PAGE_W, PAGE_H), invariant=1)  # invariant: same bytes for the same document
-    boxes: dict = {}
+    builder = PdfBuilder(title=f"report {doc.id}")
     pages = sorted({b.page for b in doc.blocks})
     for pi, page in enumerate(pages):
+        if pi:
+            builder.new_page()
         blocks = [b for b in doc.blocks if b.page == page]
-        y = PAGE_H - MARGIN
-        c.setFont("Helvetica-Bold", 13)
-        c.drawString(MARGIN, y, blocks[0].section_title)
-        y -= 2 * LEADING
+        builder.add_heading(blocks[0].section_title, level=2)
         for b in blocks:
-            lines = simpleSplit(b.text, "Helvetica", SIZE, PAGE_W - 2 * MARGIN)
-            top = y + SIZE
-            c.setFont("Helvetica", SIZE)
-            for line in lines:
-                c.drawString(MARGIN, y, line)
-                y -= LEADING
-            boxes[b.id] = (pi, (MARGIN - 2, y + LEADING - 4, PAGE_W - MARGIN + 2, top))
-            y -= LEADING
-        c.setFont("Helvetica", 8)
-        c.drawString(PAGE_W / 2, MARGIN / 2, str(page))
-        c.showPage()
-    c.save()
-    return buf.getvalue(), boxes
+            builder.add_paragraph(b.text, element_id=b.id)
+    elements = {e.element_id: e for e in builder.save(path) if e.kind == "paragraph"}
+    moved = [b.id for b in doc.blocks if elements[b.id].page != pages.index(b.page) + 1]
+    if moved:
+        raise RuntimeError(f"{doc.id}: blocks {moved[:3]} did not land on their page")
+    return elements
 
 
-def read_blocks(pdf: bytes, boxes: dict) -> dict[str, str]:
-    """block id -> the whitespace-normalised text of the PDF's text layer inside its box."""
-    import pypdfium2 as pdfium
+def read_blocks(path: Path, elements: dict) -> dict[str, str]:
+    """block id -> the text layer's words inside the block's box, in reading order."""
+    from neurips26.common.documents import page_words
 
-    document = pdfium.PdfDocument(pdf)
-    out = {}
-    try:
-        for block, (pi, (left, bottom, right, top)) in boxes.items():
-            textpage = document[pi].get_textpage()
-            out[block] = " ".join(textpage.get_text_bounded(left, bottom, right, top).split())
-    finally:
-        document.close()
+    out, words = {}, {}
+    for block, e in elements.items():
+        if e.page not in words:
+            words[e.page] = page_words(path, e.page)
+        x0, y0, x1, y1 = e.bbox
+        inside = [w["text"] for w in words[e.page]
+                  if x0 - 1 <= (w["bbox"][0] + w["bbox"][2]) / 2 <= x1 + 1
+                  and y0 - 1 <= (w["bbox"][1] + w["bbox"][3]) / 2 <= y1 + 1]
+        out[block] = " ".join(inside)
     return out
 
 
 def roundtrip(doc: Document) -> Document:
-    pdf, boxes = render(doc)
-    texts = read_blocks(pdf, boxes)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{doc.id}.pdf"
+        texts = read_blocks(path, render(doc, path))
     return Document(doc.id, [replace(b, text=texts[b.id]) for b in doc.blocks])
