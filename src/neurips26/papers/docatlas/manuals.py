@@ -23,6 +23,11 @@ HEADING = re.compile(r"^(\d+(?:\.\d+)+) (\S.*)$")
 TITLE_OK = re.compile(r"^[A-Za-z][A-Za-z0-9 ,;:()-]{6,60}$")
 
 
+def _count(chunks) -> int:
+    """The number of non-empty chunks, i.e. the index the last chunk will get among this page's blocks + 1."""
+    return sum(1 for _, c in chunks[:-1] if c) + 1
+
+
 def load_manual(path: Path, max_words: int = 60) -> tuple[Document, list[tuple[str, int]], dict[str, tuple]]:
     """The document, its outline titles (title, level) and title -> (number, block) for body heading lines."""
     import pypdfium2 as pdfium
@@ -35,24 +40,20 @@ def load_manual(path: Path, max_words: int = 60) -> tuple[Document, list[tuple[s
         doc, headings, section = Document(path.stem), {}, "front matter"
         for pi in range(len(pdf)):
             lines = [" ".join(x.split()) for x in pdf[pi].get_textpage().get_text_range().splitlines()]
-            chunk: list[str] = []
-
-            def flush():
-                if chunk:
-                    doc.blocks.append(Block(f"{path.stem}-b{len(doc.blocks):04d}", path.stem, 0, section, pi + 1,
-                                            " ".join(chunk)))
-                    chunk.clear()
-
+            chunks: list[tuple[str, list[str]]] = [(section, [])]
             for line in filter(None, lines[1:] if pi > 0 else lines):  # line 0 of a body page: the running header
                 m = HEADING.match(line)
                 if m and ". ." not in line:
-                    flush()
                     section = m.group(2)
-                    headings.setdefault(m.group(2), (m.group(1), len(doc.blocks)))
-                if sum(len(x.split()) for x in chunk) + len(line.split()) > max_words:
-                    flush()
-                chunk.append(line)
-            flush()
+                    chunks.append((section, []))
+                    headings.setdefault(section, (m.group(1), len(doc.blocks) + _count(chunks) - 1))
+                elif sum(len(x.split()) for x in chunks[-1][1]) + len(line.split()) > max_words:
+                    chunks.append((chunks[-1][0], []))
+                chunks[-1][1].append(line)
+            for title, chunk in chunks:
+                if chunk:
+                    doc.blocks.append(Block(f"{path.stem}-b{len(doc.blocks):04d}", path.stem, 0, title, pi + 1,
+                                            " ".join(chunk)))
     finally:
         pdf.close()
     return doc, outline, headings

@@ -11,8 +11,7 @@ import pandas as pd
 from neurips26.common.artifacts import atomic_path, write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, \
-    write_claims_and_metrics
+from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, write_claims_and_metrics
 from neurips26.papers.docatlas import figures, paper_claims, tables
 
 
