@@ -57,14 +57,22 @@ def _row(seed, corpus, agent, budget, q, prediction, steps=0, max_tokens=0):
 
 def evaluate(cfg, seed: int, corpus: str, docs: dict, questions: list, decide_rl) -> tuple[list, list]:
     rows, trajectories = [], []
+    llm = None
+    if cfg.get("llm_agent", {}).get("enabled", False):  # optional, off by default; never needed for the claims
+        from neurips26.papers.docatlas.llm_agent import LLMAgent
+
+        llm = LLMAgent(cfg.llm_agent.base_url, cfg.llm_agent.model, cfg.llm_agent.key_env)
     harness_agents = {**{k: (v, agents.rule_decision) for k, v in ABLATIONS.items()}, "rl_policy": ({}, decide_rl)}
     for budget in tqdm(list(cfg.budgets), desc=f"{corpus} seed {seed}"):
         for key, q in questions:
             doc, index = docs[key]
             rows.append(_row(seed, corpus, "direct", budget, q, agents.direct_input(doc, q, budget)))
             rows.append(_row(seed, corpus, "static_rag", budget, q, agents.static_rag(doc, index, q, budget)))
-            for name, (flags, decide) in harness_agents.items():
-                r = agents.run_episode(_env(cfg, docs[key], budget, **flags), agents.HarnessAgent(decide), q)
+            drivers = {name: (flags, agents.HarnessAgent(decide)) for name, (flags, decide) in harness_agents.items()}
+            if llm is not None and budget == cfg.main_budget:
+                drivers["llm"] = ({}, llm)
+            for name, (flags, agent) in drivers.items():
+                r = agents.run_episode(_env(cfg, docs[key], budget, **flags), agent, q)
                 rows.append(_row(seed, corpus, name, budget, q, r["prediction"], r["steps"], r["max_tokens"]))
                 trajectories.append({"seed": seed, "corpus": corpus, "agent": name, "budget": budget, "qid": q.id,
                                      "question": q.text, "answer": q.answer, "prediction": r["prediction"],
