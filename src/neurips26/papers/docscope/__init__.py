@@ -1,0 +1,1 @@
+"""DocScope: trajectory-level evaluation of long-document QA (seed abstract 14)."""

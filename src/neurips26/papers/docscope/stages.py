@@ -1,0 +1,104 @@
+"""The stages the Snakemake rules call (`python -m neurips26 docscope <stage> ...`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from neurips26.common import doc_benchmark as B
+from neurips26.common.artifacts import read_csvs, write_csv, write_text
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything, set_threads
+from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, write_claims_and_metrics
+from neurips26.papers.docscope import experiments, figures, paper_claims, tables
+
+
+def _embedded_only(ctx: StageContext) -> None:
+    if ctx.cfg.data == "real" or ctx.cfg.scale_name == "paper" and ctx.cfg.data == "real":
+        raise UserError("docscope: data: real (the DocScope release) is not wired: no public release with a verified "
+                        "sha256 is recorded in config/datasets.yaml; use data: embedded")  # fmt: skip
+
+
+def benchmark(ctx: StageContext) -> None:
+    """--input data/raw/docscope_bench/provenance.json --output <dir>/documents.json: the generated benchmark of a seed."""
+    _embedded_only(ctx)
+    prepared_data_dir(ctx, "docscope_bench")
+    seed = ctx.require_seed()
+    B.generate(ctx.output.parent, B.Spec.from_config(ctx.cfg.benchmark), seed)
+
+
+def run(ctx: StageContext) -> None:
+    """--input <bench>/documents.json --output runs/seed{s}.csv runs/trajectories_seed{s}.jsonl"""
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    set_threads(ctx.threads)
+    if len(ctx.outputs) != 2:
+        raise UserError("run writes two files: --output seedN.csv trajectories_seedN.jsonl")
+    frame, trajectories = experiments.run_seed(ctx.cfg, ctx.inputs[0].parent, seed)
+    write_csv(ctx.outputs[0], frame)
+    write_text(ctx.outputs[1], "".join(json.dumps(t) + "\n" for t in trajectories))
+
+
+def calibrate(ctx: StageContext) -> None:
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    set_threads(ctx.threads)
+    write_csv(ctx.output, experiments.run_calibration(ctx.cfg, ctx.inputs[0].parent, seed))
+
+
+def real_questions(ctx: StageContext) -> None:
+    """--input data/raw/r_doc_pdf/provenance.json --output real_questions.jsonl (questions from the manuals' outlines)."""
+    folder = prepared_data_dir(ctx, "r_doc_pdf")
+    manuals = [folder / name for name in ctx.cfg.real.manuals]
+    missing = [str(m) for m in manuals if not m.is_file()]
+    if missing:
+        raise UserError(f"docscope: config real.manuals names files the r_doc_pdf dataset lacks: {missing}")
+    qs = B.real_questions(manuals, int(ctx.cfg.real.questions), int(ctx.cfg.seeds[0]))
+    for q in qs:
+        q["doc_path"] = Path(q["doc_path"]).name  # relative to the prepared folder: no machine paths in the artifact
+    write_text(ctx.output, "".join(json.dumps(q) + "\n" for q in qs))
+
+
+def run_real(ctx: StageContext) -> None:
+    """--input data/raw/r_doc_pdf/provenance.json real_questions.jsonl --output runs/real.csv"""
+    set_threads(ctx.threads)
+    folder = prepared_data_dir(ctx, "r_doc_pdf")
+    questions = experiments.load_jsonl(ctx.inputs[1])
+    write_csv(ctx.output, experiments.run_real(ctx.cfg, questions, folder))
+
+
+def _table(build: Callable) -> Callable[[StageContext], None]:
+    def stage(ctx: StageContext) -> None:
+        if not ctx.inputs:
+            raise UserError("a table stage needs --input with the run CSVs")
+        write_csv(ctx.output, build(read_csvs(ctx.inputs), ctx.cfg))
+
+    return stage
+
+
+def claims(ctx: StageContext) -> None:
+    if len(ctx.inputs) != 4:
+        raise UserError("claims needs --input main.csv dispersion.csv oracle.csv judge_kappa.csv")
+    frames = [pd.read_csv(p) for p in ctx.inputs]
+    write_claims_and_metrics(ctx, *paper_claims.build(*frames, str(ctx.cfg.main_system)))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "benchmark": benchmark,
+    "run": run,
+    "calibrate": calibrate,
+    "real_questions": real_questions,
+    "run_real": run_real,
+    "table_main": _table(lambda f, cfg: tables.table_main(f)),
+    "table_dispersion": _table(lambda f, cfg: tables.table_dispersion(f, str(cfg.main_system))),
+    "table_oracle": _table(lambda f, cfg: tables.table_oracle(f, str(cfg.main_system))),
+    "table_judge_kappa": _table(lambda f, cfg: tables.table_judge_kappa(f)),
+    "table_real": _table(lambda f, cfg: tables.table_real(f)),
+    "figure_stage_funnel": figure_stage(figures.stage_funnel),
+    "figure_dispersion": figure_stage(figures.dispersion),
+    "figure_oracle": figure_stage(figures.oracle),
+    "claims": claims,
+}

@@ -1,0 +1,227 @@
+# docscope: trajectory-level evaluation of long-document QA (seed abstract 14). Per seed: the generated benchmark (PDFs,
+# element records, questions: a data rule whose outputs are tracked artifacts), one run of every system (trajectories +
+# per-question stage scores) and one judge-calibration set. Once: questions over the R manuals and the systems on them.
+# Tables pool the seeds; figures are drawn from tables; claims are computed from tables.
+DOCSCOPE_BENCH = "results/docscope/benchmark/seed{seed}/documents.json"
+DOCSCOPE_TABLES = ["main", "dispersion", "oracle", "judge_kappa", "real"]
+DOCSCOPE_TABLE_INPUTS = {
+    "main": "runs/seed{seed}.csv",
+    "dispersion": "runs/seed{seed}.csv",
+    "oracle": "runs/seed{seed}.csv",
+    "judge_kappa": "runs/calibration_seed{seed}.csv",
+}
+DOCSCOPE_FIGURES = {"stage_funnel": "main", "dispersion": "dispersion", "oracle": "oracle"}
+DOCSCOPE_PRESENTATION = ["tables", "figures", "paper_claims", "stages"]
+
+EXTRA_OUTPUTS["docscope"] = (
+    expand(DOCSCOPE_BENCH, seed=SEEDS)
+    + expand("results/docscope/benchmark/seed{seed}/{name}", seed=SEEDS, name=["questions.jsonl", "elements.jsonl"])
+    + expand("results/docscope/runs/{name}", name=[f"seed{s}.csv" for s in SEEDS] + [f"trajectories_seed{s}.jsonl" for s in SEEDS]
+             + [f"calibration_seed{s}.csv" for s in SEEDS] + ["real.csv"])
+    + ["results/docscope/benchmark/real_questions.jsonl"]
+)
+
+
+rule docscope_config:
+    localrule: True
+    input:
+        hydra_files("docscope"),
+    output:
+        "results/docscope/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/docscope/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 docscope config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule docscope_benchmark:
+    input:
+        data="data/raw/docscope_bench/provenance.json",
+        config="results/docscope/config.yaml",
+        code=code_files("docscope", exclude=DOCSCOPE_PRESENTATION + ["experiments", "index", "reader", "scorers", "trajectory"]),
+    output:
+        index=DOCSCOPE_BENCH,
+        questions="results/docscope/benchmark/seed{seed}/questions.jsonl",
+        elements="results/docscope/benchmark/seed{seed}/elements.jsonl",
+        docs=directory("results/docscope/benchmark/seed{seed}/docs"),
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/docscope/benchmark_seed{seed}.log",
+    benchmark:
+        "logs/docscope/benchmarks/benchmark_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m neurips26 docscope benchmark --config {input.config} --input {input.data} --seed {wildcards.seed}"
+        " --output {output.index} > {log} 2>&1"
+
+
+rule docscope_run:
+    input:
+        bench=DOCSCOPE_BENCH,
+        config="results/docscope/config.yaml",
+        code=code_files("docscope", exclude=DOCSCOPE_PRESENTATION),
+    output:
+        rows="results/docscope/runs/seed{seed}.csv",
+        trajectories="results/docscope/runs/trajectories_seed{seed}.jsonl",
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/docscope/run_seed{seed}.log",
+    benchmark:
+        "logs/docscope/benchmarks/run_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 docscope run --config {input.config} --input {input.bench} --seed {wildcards.seed}"
+        " --output {output.rows} {output.trajectories} --threads {threads} > {log} 2>&1"
+
+
+rule docscope_calibrate:
+    input:
+        bench=DOCSCOPE_BENCH,
+        config="results/docscope/config.yaml",
+        code=code_files("docscope", exclude=DOCSCOPE_PRESENTATION),
+    output:
+        "results/docscope/runs/calibration_seed{seed}.csv",
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/docscope/calibrate_seed{seed}.log",
+    benchmark:
+        "logs/docscope/benchmarks/calibrate_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=20,
+    shell:
+        "python -m neurips26 docscope calibrate --config {input.config} --input {input.bench} --seed {wildcards.seed}"
+        " --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule docscope_real_questions:
+    input:
+        data="data/raw/r_doc_pdf/provenance.json",
+        config="results/docscope/config.yaml",
+        code=code_files("docscope", exclude=DOCSCOPE_PRESENTATION + ["experiments", "index", "reader", "scorers", "trajectory"]),
+    output:
+        "results/docscope/benchmark/real_questions.jsonl",
+    log:
+        "logs/docscope/real_questions.log",
+    benchmark:
+        "logs/docscope/benchmarks/real_questions.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m neurips26 docscope real_questions --config {input.config} --input {input.data} --output {output} > {log} 2>&1"
+
+
+rule docscope_run_real:
+    input:
+        data="data/raw/r_doc_pdf/provenance.json",
+        questions="results/docscope/benchmark/real_questions.jsonl",
+        config="results/docscope/config.yaml",
+        code=code_files("docscope", exclude=DOCSCOPE_PRESENTATION),
+    output:
+        "results/docscope/runs/real.csv",
+    log:
+        "logs/docscope/run_real.log",
+    benchmark:
+        "logs/docscope/benchmarks/run_real.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=20,
+    shell:
+        "python -m neurips26 docscope run_real --config {input.config} --input {input.data} {input.questions}"
+        " --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule docscope_table:
+    group:
+        "docscope_summary"
+    input:
+        config="results/docscope/config.yaml",
+        runs=lambda w: (
+            ["results/docscope/runs/real.csv"]
+            if w.table == "real"
+            else expand(f"results/docscope/{DOCSCOPE_TABLE_INPUTS[w.table]}", seed=SEEDS)
+        ),
+        code=code_files("docscope", "tables", "scorers"),
+    output:
+        "results/docscope/tables/{table}.csv",
+    wildcard_constraints:
+        table="|".join(DOCSCOPE_TABLES),
+    log:
+        "logs/docscope/table_{table}.log",
+    benchmark:
+        "logs/docscope/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docscope table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule docscope_figure:
+    group:
+        "docscope_summary"
+    input:
+        config="results/docscope/config.yaml",
+        table=lambda w: f"results/docscope/tables/{DOCSCOPE_FIGURES[w.figure]}.csv",
+        code=code_files("docscope", "figures"),
+    output:
+        report(
+            "results/docscope/figures/{figure}.png",
+            caption="../report/docscope_figure.rst",
+            category="docscope",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(DOCSCOPE_FIGURES),
+    log:
+        "logs/docscope/figure_{figure}.log",
+    benchmark:
+        "logs/docscope/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docscope figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule docscope_claims:
+    group:
+        "docscope_summary"
+    input:
+        config="results/docscope/config.yaml",
+        tables=expand("results/docscope/tables/{table}.csv", table=["main", "dispersion", "oracle", "judge_kappa"]),
+        real="results/docscope/tables/real.csv",
+        figures=expand("results/docscope/figures/{figure}.png", figure=DOCSCOPE_FIGURES),
+        code=code_files("docscope", "paper_claims"),
+    output:
+        claims="results/docscope/claims.json",
+        metrics="results/docscope/metrics.json",
+    log:
+        "logs/docscope/claims.log",
+    benchmark:
+        "logs/docscope/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docscope claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
