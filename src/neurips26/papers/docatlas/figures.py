@@ -40,8 +40,9 @@ def ablation(t: pd.DataFrame):
         for i, a in enumerate(agents):
             ax.bar(pos + (i - (len(agents) - 1) / 2) * width, [d.loc[a, g] for g in groups], width, label=LABELS[a])
         ax.set_xticks(pos, ["all", "single-page", "cross-page", "unanswerable"])
-        ax.set(ylabel="accuracy", ylim=(0, 1.1), title=f"{CORPORA[corpus]}, B = {int(d['budget'].iloc[0])}")
-        ax.legend(fontsize=6, ncol=2)
+        ax.set(ylabel="accuracy", ylim=(0, 1.4), yticks=np.linspace(0, 1, 6),
+               title=f"{CORPORA[corpus]}, B = {int(d['budget'].iloc[0])}")
+        ax.legend(fontsize=6, ncol=3, loc="upper center")
     return fig
 
 
