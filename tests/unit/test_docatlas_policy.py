@@ -73,3 +73,14 @@ def test_real_data_is_refused_without_output(tmp_path):
     with pytest.raises(UserError, match="not wired"):
         STAGES["run"](StageContext("docatlas", cfg, [], outs, 0))
     assert not any(p.exists() for p in outs)
+
+
+def test_a_seed_gives_the_same_episodes_twice():
+    from neurips26.common.config import compose
+    from neurips26.papers.docatlas import experiments
+
+    cfg = compose("docatlas", ["scale=tiny", "manuals.enabled=false", "corpus.pdf=false", "corpus.questions_per_doc=8"])
+    first, curve1, _ = experiments.run(cfg, 5)
+    second, curve2, _ = experiments.run(cfg, 5)
+    assert first.equals(second) and curve1.equals(curve2)
+    assert set(first["agent"]) == {"direct", "static_rag", "harness", "no_notes", "no_review", "no_refine", "rl_policy"}
