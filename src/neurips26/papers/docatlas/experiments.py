@@ -1,0 +1,100 @@
+"""One seed's run: build the evaluation and training corpora, train the tool policy, evaluate every agent at every
+context budget. Returns the per-episode rows, the RL learning curve and the trajectories."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from neurips26.papers.docatlas import agents, harness, policy, retrieval, scorer, slots
+from neurips26.papers.docatlas.world import make_document, make_questions
+
+ABLATIONS = {"harness": {}, "no_notes": {"notes": False}, "no_review": {"review": False},
+             "no_refine": {"refine": False}}
+
+
+def make_encoder(cfg):
+    return retrieval.Encoder(cfg.retrieval.max_tokens) if cfg.retrieval.dense else retrieval.HashEncoder()
+
+
+def generated_corpus(cfg, seed: int, split: str, encoder) -> tuple[dict, list]:
+    """{doc id: (Document, Index)} and [(doc id, question)] for one split ("eval" or "train": separate seed streams).
+    Block text is what the PDF text layer gives back when `corpus.pdf` is set (see pdf.py)."""
+    c = cfg.corpus
+    rng = np.random.default_rng([seed, 0 if split == "eval" else 1])
+    docs, questions = {}, []
+    for i in range(c.docs if split == "eval" else c.train_docs):
+        doc, world = make_document(rng, f"{split}{seed}-{i}", c)
+        qs = make_questions(rng, doc, world, c.questions_per_doc, c.mix)
+        if c.pdf:
+            from neurips26.papers.docatlas.pdf import roundtrip
+
+            doc = roundtrip(doc)
+        docs[doc.id] = (doc, retrieval.Index([b.text for b in doc.blocks], encoder, cfg.retrieval.alpha))
+        questions += [(doc.id, q) for q in qs]
+    return docs, questions
+
+
+def _env(cfg, doc_index, budget, **flags):
+    return harness.DocAtlasEnv(*doc_index, budget, max_steps=cfg.harness.max_steps, k=cfg.harness.candidates,
+                               tree_weight=cfg.harness.tree_weight, **flags)
+
+
+def train_policy(cfg, seed: int, encoder):
+    docs, questions = generated_corpus(cfg, seed, "train", encoder)
+    rng = np.random.default_rng([seed, 2])
+    order = [questions[i] for i in np.concatenate([rng.permutation(len(questions)) for _ in range(cfg.rl.epochs)])]
+    return policy.train(lambda key: _env(cfg, docs[key], cfg.rl.budget), order, rng, cfg.rl)
+
+
+def _row(seed, corpus, agent, budget, q, prediction, steps=0, max_tokens=0):
+    return {"seed": seed, "corpus": corpus, "agent": agent, "budget": budget, "qid": q.id, "qtype": q.qtype,
+            "kind": q.kind, "answer_format": q.answer_format, "answer": q.answer, "prediction": prediction,
+            "score": scorer.score(q.answer, prediction, q.answer_format), "steps": steps, "max_tokens": max_tokens,
+            "pages": len(q.evidence_pages)}
+
+
+def evaluate(cfg, seed: int, corpus: str, docs: dict, questions: list, decide_rl) -> tuple[list, list]:
+    rows, trajectories = [], []
+    llm = None
+    if cfg.get("llm_agent", {}).get("enabled", False):  # optional, off by default; never needed for the claims
+        from neurips26.papers.docatlas.llm_agent import LLMAgent
+
+        llm = LLMAgent(cfg.llm_agent.base_url, cfg.llm_agent.model, cfg.llm_agent.key_env)
+    harness_agents = {**{k: (v, agents.rule_decision) for k, v in ABLATIONS.items()}, "rl_policy": ({}, decide_rl)}
+    for budget in tqdm(list(cfg.budgets), desc=f"{corpus} seed {seed}"):
+        for key, q in questions:
+            doc, index = docs[key]
+            rows.append(_row(seed, corpus, "direct", budget, q, agents.direct_input(doc, q, budget)))
+            rows.append(_row(seed, corpus, "static_rag", budget, q, agents.static_rag(doc, index, q, budget)))
+            drivers = {name: (flags, agents.HarnessAgent(decide)) for name, (flags, decide) in harness_agents.items()}
+            if llm is not None and budget == cfg.main_budget:
+                drivers["llm"] = ({}, llm)
+            for name, (flags, agent) in drivers.items():
+                r = agents.run_episode(_env(cfg, docs[key], budget, **flags), agent, q)
+                rows.append(_row(seed, corpus, name, budget, q, r["prediction"], r["steps"], r["max_tokens"]))
+                trajectories.append({"seed": seed, "corpus": corpus, "agent": name, "budget": budget, "qid": q.id,
+                                     "question": q.text, "answer": q.answer, "prediction": r["prediction"],
+                                     "score": rows[-1]["score"], "notes": r["notes"], "steps": r["trajectory"]})
+    return rows, trajectories
+
+
+def run(cfg, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, list]:
+    encoder = make_encoder(cfg)
+    rl, curve = train_policy(cfg, seed, encoder)
+    docs, questions = generated_corpus(cfg, seed, "eval", encoder)
+    rows, trajectories = evaluate(cfg, seed, "generated", docs, questions, rl)
+    if cfg.manuals.enabled:
+        from neurips26.papers.docatlas.manuals import manual_corpus
+
+        mdocs, mquestions = manual_corpus(cfg, seed, encoder)
+        more, more_traj = evaluate(cfg, seed, "r_manuals", mdocs, mquestions, rl)
+        rows, trajectories = rows + more, trajectories + more_traj
+    curve = pd.DataFrame(curve).assign(seed=seed)
+    return pd.DataFrame(rows), curve, trajectories
+
+
+def check_parser_covers(questions) -> None:
+    for _, q in questions:
+        slots.parse(q.text)

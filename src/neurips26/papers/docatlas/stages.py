@@ -1,0 +1,68 @@
+"""The stages the Snakemake rules call (`python -m neurips26 docatlas <stage> ...`): run, tables, figures, claims."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+
+import pandas as pd
+
+from neurips26.common.artifacts import atomic_path, write_csv
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything
+from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, write_claims_and_metrics
+from neurips26.papers.docatlas import figures, paper_claims, tables
+
+
+def run(ctx: StageContext) -> None:
+    """--input reports provenance.json [r_doc_pdf provenance.json]; --output episodes.csv rl_curve.csv
+    trajectories.jsonl.gz."""
+    from neurips26.common.provenance import verified_input
+    from neurips26.papers.docatlas import experiments, manuals
+
+    require_embedded(ctx, "MMLongBench-Doc (Hugging Face yubo2333/MMLongBench-Doc)")
+    if len(ctx.outputs) != 3:
+        raise UserError("run writes three files: --output episodes.csv rl_curve.csv trajectories.jsonl.gz")
+    prepared_data_dir(ctx, "docatlas_reports")
+    if ctx.cfg.manuals.enabled:
+        if len(ctx.inputs) != 2:
+            raise UserError("with manuals.enabled, run needs --input data/raw/docatlas_reports/provenance.json "
+                            "data/raw/r_doc_pdf/provenance.json")
+        manuals.MANUAL_DIR = verified_input(ctx.inputs[1].parent)
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    episodes, curve, trajectories = experiments.run(ctx.cfg, seed)
+    write_csv(ctx.outputs[0], episodes)
+    write_csv(ctx.outputs[1], curve)
+    with atomic_path(ctx.outputs[2]) as tmp, gzip.GzipFile(tmp, "wb", mtime=0) as f:
+        for t in trajectories:
+            f.write((json.dumps(t) + "\n").encode())
+
+
+def _table(build: Callable, kind: str) -> Callable[[StageContext], None]:
+    def stage(ctx: StageContext) -> None:
+        frames = [pd.read_csv(p) for p in ctx.inputs]
+        if not frames:
+            raise UserError(f"table stage needs --input with the per-seed {kind} CSVs")
+        write_csv(ctx.output, build(pd.concat(frames, ignore_index=True), ctx.cfg))
+
+    return stage
+
+
+def claims(ctx: StageContext) -> None:
+    if len(ctx.inputs) != 3:
+        raise UserError("claims needs --input mmlb_style.csv ablation.csv rl_curve.csv")
+    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs], ctx.cfg))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "run": run,
+    "table_mmlb_style": _table(tables.mmlb_style, "episodes"),
+    "table_ablation": _table(tables.ablation, "episodes"),
+    "table_rl_curve": _table(tables.rl_curve, "rl_curve"),
+    "figure_acc_vs_budget": figure_stage(figures.acc_vs_budget),
+    "figure_ablation": figure_stage(figures.ablation),
+    "figure_rl_curve": figure_stage(figures.rl_curve),
+    "claims": claims,
+}

@@ -1,0 +1,131 @@
+# docatlas: a mutable document harness for long-document agents (seed abstract 16). One job per seed trains the tool
+# policy and evaluates every agent at every budget; tables aggregate over seeds; figures come from tables only.
+
+DOCATLAS_TABLES = {"mmlb_style": "episodes", "ablation": "episodes", "rl_curve": "rl_curve"}
+DOCATLAS_FIGURES = {"acc_vs_budget": "mmlb_style", "ablation": "ablation", "rl_curve": "rl_curve"}
+# modules that only present results: editing them re-runs tables/figures/claims, never the runs
+DOCATLAS_PRESENTATION = ["tables", "figures", "paper_claims", "stages"]
+
+EXTRA_OUTPUTS["docatlas"] = expand(
+    "results/docatlas/runs/seed{seed}/{name}", seed=SEEDS, name=["episodes.csv", "rl_curve.csv", "trajectories.jsonl.gz"]
+)
+
+
+rule docatlas_config:
+    localrule: True
+    input:
+        hydra_files("docatlas"),
+    output:
+        "results/docatlas/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/docatlas/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 docatlas config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule docatlas_run:
+    input:
+        config="results/docatlas/config.yaml",
+        reports="data/raw/docatlas_reports/provenance.json",
+        manuals="data/raw/r_doc_pdf/provenance.json",
+        code=code_files("docatlas", exclude=DOCATLAS_PRESENTATION),
+    output:
+        episodes="results/docatlas/runs/seed{seed}/episodes.csv",
+        curve="results/docatlas/runs/seed{seed}/rl_curve.csv",
+        trajectories="results/docatlas/runs/seed{seed}/trajectories.jsonl.gz",
+    wildcard_constraints:
+        seed=r"\d+",
+    log:
+        "logs/docatlas/run_seed{seed}.log",
+    benchmark:
+        "logs/docatlas/benchmarks/run_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=30,
+    shell:
+        "python -m neurips26 docatlas run --config {input.config} --seed {wildcards.seed}"
+        " --input {input.reports} {input.manuals} --output {output} --threads {threads} > {log} 2>&1"
+
+
+rule docatlas_table:
+    group:
+        "docatlas_summary"
+    input:
+        config="results/docatlas/config.yaml",
+        runs=lambda w: expand(
+            "results/docatlas/runs/seed{seed}/{kind}.csv",
+            kind=("episodes" if DOCATLAS_TABLES[w.table] == "episodes" else "rl_curve"),
+            seed=SEEDS,
+        ),
+        code=code_files("docatlas", "tables", "stages"),
+    output:
+        "results/docatlas/tables/{table}.csv",
+    wildcard_constraints:
+        table="|".join(DOCATLAS_TABLES),
+    log:
+        "logs/docatlas/table_{table}.log",
+    benchmark:
+        "logs/docatlas/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docatlas table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule docatlas_figure:
+    group:
+        "docatlas_summary"
+    input:
+        config="results/docatlas/config.yaml",
+        table=lambda w: f"results/docatlas/tables/{DOCATLAS_FIGURES[w.figure]}.csv",
+        code=code_files("docatlas", "figures"),
+    output:
+        report(
+            "results/docatlas/figures/{figure}.png",
+            caption="../report/docatlas_figure.rst",
+            category="docatlas",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(DOCATLAS_FIGURES),
+    log:
+        "logs/docatlas/figure_{figure}.log",
+    benchmark:
+        "logs/docatlas/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docatlas figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule docatlas_claims:
+    group:
+        "docatlas_summary"
+    input:
+        config="results/docatlas/config.yaml",
+        tables=expand("results/docatlas/tables/{table}.csv", table=DOCATLAS_TABLES),
+        figures=expand("results/docatlas/figures/{figure}.png", figure=DOCATLAS_FIGURES),
+        code=code_files("docatlas", "paper_claims", "stages"),
+    output:
+        claims="results/docatlas/claims.json",
+        metrics="results/docatlas/metrics.json",
+    log:
+        "logs/docatlas/claims.log",
+    benchmark:
+        "logs/docatlas/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docatlas claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
