@@ -100,9 +100,11 @@ def hidden_at_actions(model, examples, offsets, T: int, shuffle_rng=None):
 
 
 def probe_rows(models: dict, test, families, offsets, cfg, seed: int):
-    """Probe accuracy per family, layer and step for each model in `models` (name -> model), plus the copy-the-start-
-    board baseline and the shuffled-actions control (trained model, shuffled inputs). Probes are fit on the first half
-    of a family's test puzzles (all steps pooled) and scored on the second half, per step."""
+    """Probe accuracy per family, layer and step. Every probe reads [one-hot start board s_0, hidden state h_t]: the
+    start board is given for free, so a probe beats the copy-the-start-board baseline only with information about the
+    moves made. Kinds: each model in `models` (name -> model), 'shuffled' (the trained model fed a permutation of the
+    actions), 'start_only' (s_0 alone) and 'oracle' (the true s_t: the positive control). Probes are fit on the first
+    half of a family's test puzzles (all steps pooled) and scored on the second half."""
     T = int(cfg.puzzle.max_len) + 1
     rows, decoded = [], []
     for name in FAMILY_NAMES:
@@ -113,44 +115,38 @@ def probe_rows(models: dict, test, families, offsets, cfg, seed: int):
         feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, np.random.default_rng(seed))
         steps = [(i, t) for i, e in enumerate(ex) for t in range(len(e.actions))]
         true = np.stack([ex[i].cells[t + 1] for i, t in steps])
-        # positive control: features that hold the board by construction (its one-hot cells), laid out like H
-        oracle = np.zeros((1, len(ex), T, true.shape[1] * K), dtype=np.float32)
-        for j, (i, t) in enumerate(steps):
-            oracle[0, i, t] = np.eye(K)[true[j]].ravel()
-        feats["oracle"] = oracle
         start = np.stack([ex[i].cells[0] for i, t in steps])
+        start_hot = np.eye(K)[start].reshape(len(steps), -1)
         tr = np.array([i < half for i, _ in steps])
         step_of = np.array([t + 1 for _, t in steps])
         for t in sorted(set(step_of[~tr])):
             sel = ~tr & (step_of == t)
-            changed = true[sel] != start[sel]
             rows.append(("copy_acc", name, -1, t, cell_accuracy(start[sel], true[sel]), int(sel.sum())))
-        best_layer, best = 0, -1.0
-        for kind, H in feats.items():
-            for layer in range(H.shape[0]):
-                X = np.stack([H[layer, i, t] for i, t in steps])
-                pred = fit_ridge(X[tr], true[tr], K, float(cfg.probe.alpha))(X[~tr])
-                acc_all = cell_accuracy(pred, true[~tr])
-                if kind == "trained" and acc_all > best:
-                    best_layer, best = layer, acc_all
-                rows.append((f"{kind}_acc_all", name, layer, -1, acc_all, int((~tr).sum())))
-                for t in sorted(set(step_of[~tr])):
-                    sel = step_of[~tr] == t
-                    p, y, s0 = pred[sel], true[~tr][sel], start[~tr][sel]
-                    changed = y != s0
-                    rows.append((f"{kind}_acc", name, layer, t, cell_accuracy(p, y), int(sel.sum())))
-                    rows.append((f"{kind}_changed_acc", name, layer, t,
-                                 float((p[changed] == y[changed]).mean()) if changed.any() else np.nan,
-                                 int(changed.sum())))
-                if kind == "trained" and layer == H.shape[0] - 1:
-                    keep = np.flatnonzero(~tr)[:int(cfg.probe.decoded_examples) * T]
-                    for j in keep:
-                        i, t = steps[j]
-                        if i - half < int(cfg.probe.decoded_examples):
-                            decoded.append((name, i, t + 1, " ".join(map(str, true[j])),
-                                            " ".join(map(str, pred[list(np.flatnonzero(~tr)).index(j)])),
-                                            " ".join(map(str, start[j]))))
-        rows.append(("best_layer", name, best_layer, -1, float(best_layer), 0))
+        design = {(k, layer): np.hstack([start_hot, np.stack([H[layer, i, t] for i, t in steps])])
+                  for k, H in feats.items() for layer in range(H.shape[0])}
+        design[("start_only", 0)] = start_hot
+        design[("oracle", 0)] = np.hstack([start_hot, np.eye(K)[true].reshape(len(steps), -1)])
+        best = {}
+        for (kind, layer), X in design.items():
+            pred = fit_ridge(X[tr], true[tr], K, float(cfg.probe.alpha))(X[~tr])
+            acc_all = cell_accuracy(pred, true[~tr])
+            rows.append((f"{kind}_acc_all", name, layer, -1, acc_all, int((~tr).sum())))
+            for t in sorted(set(step_of[~tr])):
+                sel = step_of[~tr] == t
+                p, y, s0 = pred[sel], true[~tr][sel], start[~tr][sel]
+                changed = y != s0
+                rows.append((f"{kind}_acc", name, layer, t, cell_accuracy(p, y), int(sel.sum())))
+                rows.append((f"{kind}_changed_acc", name, layer, t,
+                             float((p[changed] == y[changed]).mean()) if changed.any() else np.nan,
+                             int(changed.sum())))
+            if kind == "trained" and acc_all > best.get("acc", -1):
+                best = {"acc": acc_all, "pred": pred}
+        held = np.flatnonzero(~tr)
+        for row, j in enumerate(held):
+            i, t = steps[j]
+            if i - half < int(cfg.probe.decoded_examples):
+                decoded.append((name, i, t + 1, " ".join(map(str, true[j])), " ".join(map(str, best["pred"][row])),
+                                " ".join(map(str, start[j]))))
     return rows, decoded
 
 

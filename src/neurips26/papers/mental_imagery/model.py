@@ -24,7 +24,7 @@ class TinyVLM(nn.Module):
         self.variant = variant
         n_pos = Z_TOKENS + 1 + (max_len + 2) * (1 + Z_TOKENS)
         cfg = GPT2Config(vocab_size=1, n_positions=n_pos, n_embd=d, n_layer=layers, n_head=heads, resid_pdrop=0.0,
-                         embd_pdrop=0.0, attn_pdrop=0.0)
+                         embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=None, eos_token_id=None)
         self.decoder = GPT2Model(cfg)
         self.patch = nn.Linear(Z_DIM, d)  # the patch encoder of the board image (shared with the visual tokens)
         self.z_in = nn.Linear(Z_DIM, d)

@@ -22,7 +22,8 @@ def table_solve(runs: pd.DataFrame) -> pd.DataFrame:
 def table_probe(runs: pd.DataFrame) -> pd.DataFrame:
     """Probe cell accuracy per variant, family, probe kind and step (mean over seeds), at each kind's best layer (the
     layer with the highest pooled held-out accuracy, chosen per seed for the trained model and each control alike); the
-    copy-the-start-board baseline as kind 'copy'. Step 0 rows: pooled over all steps."""
+    copy-the-start-board baseline as kind 'copy'. Every probe also reads the one-hot start board (see
+    experiments.probe_rows). Step 0 rows: pooled over all steps."""
     rows = []
     for (variant, seed, family), g in runs.groupby(["variant", "seed", "family"]):
         if family == "all" or not (g["metric"] == "copy_acc").any():
@@ -31,7 +32,7 @@ def table_probe(runs: pd.DataFrame) -> pd.DataFrame:
         for _, r in copy.iterrows():
             rows.append((variant, seed, family, "copy", -1, int(r["step"]), r["value"], 0.0))
         rows.append((variant, seed, family, "copy", -1, 0, (copy["value"] * copy["n"]).sum() / copy["n"].sum(), 0.0))
-        for kind in ["trained", "untrained", "shuffled", "oracle"]:
+        for kind in ["trained", "untrained", "shuffled", "start_only", "oracle"]:
             pooled = g[g["metric"] == f"{kind}_acc_all"]
             best = pooled.loc[pooled["value"].idxmax()]
             layer = int(best["layer"])
