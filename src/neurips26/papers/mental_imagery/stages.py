@@ -1,0 +1,67 @@
+"""The stages the Snakemake rules call (`python -m neurips26 mental_imagery <stage> ...`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pandas as pd
+
+from neurips26.common.artifacts import read_csvs, write_csv
+from neurips26.common.errors import UserError
+from neurips26.common.seeding import seed_everything, set_threads
+from neurips26.common.stage import (
+    StageContext,
+    figure_stage,
+    prepared_data_dir,
+    require_embedded,
+    table_stage,
+    write_claims_and_metrics,
+)
+from neurips26.papers.mental_imagery import figures, paper_claims, tables
+
+RUSH, PHOTOS = "rush_hour_18k", "dofp_lut_skimage"
+
+
+def run(ctx: StageContext) -> None:
+    require_embedded(ctx, "the paper's twelve task suites")
+    if len(ctx.inputs) != 2 or len(ctx.outputs) != 2:
+        raise UserError("run needs --input data/raw/rush_hour_18k/provenance.json "
+                        "data/raw/dofp_lut_skimage/provenance.json and --output RUN.csv DECODED.csv")
+    rush = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[0]]), RUSH)
+    photos = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[1]]), PHOTOS)
+    set_threads(ctx.threads)
+    import torch
+
+    torch.set_num_threads(ctx.threads)
+    from neurips26.papers.mental_imagery import experiments
+
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    frame, decoded = experiments.run(ctx.cfg, seed, rush / "rush_18k.txt", photos)
+    write_csv(ctx.outputs[1], decoded)
+    write_csv(ctx.outputs[0], frame)
+
+
+def table_decoded(ctx: StageContext) -> None:
+    if not ctx.inputs:
+        raise UserError("table_decoded needs --input with the per-seed decoded CSVs")
+    write_csv(ctx.output, tables.table_decoded(read_csvs(ctx.inputs)))
+
+
+def claims(ctx: StageContext) -> None:
+    if len(ctx.inputs) != 2:
+        raise UserError("claims needs --input solve.csv probe.csv")
+    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
+
+
+STAGES: dict[str, Callable[[StageContext], None]] = {
+    "run": run,
+    "table_solve": table_stage(tables.table_solve),
+    "table_probe": table_stage(tables.table_probe),
+    "table_decoded": table_decoded,
+    "figure_solve_rate_by_task": figure_stage(figures.solve_rate_by_task),
+    "figure_probe_acc_vs_step": figure_stage(figures.probe_acc_vs_step),
+    "figure_decoded_states": figure_stage(figures.decoded_states),
+    "claims": claims,
+}

@@ -1,0 +1,56 @@
+"""Tables aggregated over seeds from the per-seed run CSVs."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+FAMILIES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram"]
+
+
+def table_solve(runs: pd.DataFrame) -> pd.DataFrame:
+    """Solve rate (replay-verified) per family and variant: mean and sd over seeds; family 'mean' = mean over families."""
+    s = runs[runs["metric"] == "solve_rate"]
+    per_seed = s.pivot_table(index=["variant", "seed"], columns="family", values="value")[FAMILIES]
+    per_seed["mean"] = per_seed.mean(axis=1)
+    long = per_seed.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name="solve_rate")
+    out = long.groupby(["family", "variant"])["solve_rate"].agg(["mean", "std", "count"]).reset_index()
+    out.columns = ["family", "variant", "solve_rate", "sd", "seeds"]
+    out["family"] = pd.Categorical(out["family"], FAMILIES + ["mean"], ordered=True)
+    return out.sort_values(["family", "variant"]).reset_index(drop=True)
+
+
+def table_probe(runs: pd.DataFrame) -> pd.DataFrame:
+    """Probe cell accuracy per variant, family, probe kind and step (mean over seeds), at each kind's best layer (the
+    layer with the highest pooled held-out accuracy, chosen per seed for the trained model and each control alike); the
+    copy-the-start-board baseline as kind 'copy'. Every probe also reads the one-hot start board (see
+    experiments.probe_rows). Step 0 rows: pooled over all steps."""
+    rows = []
+    for (variant, seed, family), g in runs.groupby(["variant", "seed", "family"]):
+        if family == "all" or not (g["metric"] == "copy_acc").any():
+            continue
+        copy = g[g["metric"] == "copy_acc"]
+        for _, r in copy.iterrows():
+            rows.append((variant, seed, family, "copy", -1, int(r["step"]), r["value"], 0.0))
+        rows.append((variant, seed, family, "copy", -1, 0, (copy["value"] * copy["n"]).sum() / copy["n"].sum(), 0.0))
+        for kind in ["trained", "untrained", "shuffled", "start_only", "oracle"]:
+            pooled = g[g["metric"] == f"{kind}_acc_all"]
+            best = pooled.loc[pooled["value"].idxmax()]
+            layer = int(best["layer"])
+            acc = g[(g["metric"] == f"{kind}_acc") & (g["layer"] == layer)].set_index("step")["value"]
+            changed = g[(g["metric"] == f"{kind}_changed_acc") & (g["layer"] == layer)].set_index("step")["value"]
+            rows.append((variant, seed, family, kind, layer, 0, best["value"], float("nan")))
+            for step in acc.index:
+                rows.append((variant, seed, family, kind, layer, int(step), acc[step], changed.get(step)))
+    frame = pd.DataFrame(rows, columns=["variant", "seed", "family", "kind", "layer", "step", "acc", "changed_acc"])
+    out = frame.groupby(["variant", "family", "kind", "step"]).agg(
+        acc=("acc", "mean"), acc_sd=("acc", "std"), changed_acc=("changed_acc", "mean"), layer=("layer", "median"),
+        seeds=("seed", "nunique")).reset_index()
+    return out
+
+
+def table_decoded(decoded: pd.DataFrame) -> pd.DataFrame:
+    """The probe-decoded boards of the first seed's variant-A run (the figure's source)."""
+    if decoded.empty:
+        return decoded
+    first = decoded[(decoded["variant"] == decoded["variant"].min()) & (decoded["seed"] == decoded["seed"].min())]
+    return first.reset_index(drop=True)

@@ -1,0 +1,112 @@
+"""mental_imagery puzzles: every solver's solutions pass its replay verifier, the breadth-first solver is shortest
+(brute force), the file's move counts agree with the solver, and the renderers show the board state."""
+
+from __future__ import annotations
+
+import importlib.util
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+import pytest
+from omegaconf import OmegaConf
+
+from neurips26.common.errors import UserError
+from neurips26.papers.mental_imagery import data
+from neurips26.papers.mental_imagery.puzzles import PIECES, make_families, parse_rush, replay
+
+CFG = OmegaConf.create({"puzzle": {"max_len": 5, "rush_split_seed": 1, "sokoban_inner_walls": 2, "cubes": 4,
+                                   "rotation_turns": 3}})
+
+
+def rush_file() -> Path:
+    spec = importlib.util.find_spec("reasoning_gym")  # locates the package without importing it
+    if spec is None:
+        pytest.skip("reasoning-gym is not installed")
+    return Path(list(spec.submodule_search_locations)[0]) / "data" / "rush_18k.txt"
+
+
+@pytest.fixture(scope="module")
+def examples():
+    rng = np.random.default_rng(5)
+    photos = [rng.uniform(size=(64, 96, 3)) for _ in range(2)]
+    boards = data.rush_boards(rush_file())
+    return data.generate(CFG, 3, 12, boards, photos, "train")
+
+
+def test_every_solution_replays_to_a_solved_state(examples):
+    fams = make_families()
+    assert {e.family for e in examples} == set(fams)
+    for e in examples:
+        ok, states = replay(fams[e.family], e.start, e.actions)
+        assert ok and 1 <= len(e.actions) <= 5
+        assert len(states) == len(e.images) == len(e.cells)
+        # a wrong move somewhere breaks the replay (illegal or unsolved), except when it is another solution
+        assert not replay(fams[e.family], e.start, e.actions[:-1])[0]
+
+
+def brute_force_length(family, start, max_len):
+    for n in range(max_len + 1):
+        for seq in product(range(len(family.actions)), repeat=n):
+            if replay(family, start, list(seq))[0]:
+                return n
+    return None
+
+
+def test_bfs_is_shortest_against_brute_force(examples):
+    fams = make_families()
+    for e in examples:
+        if e.family in ("rotation", "sokoban", "jigsaw") and len(e.actions) <= 3:
+            assert brute_force_length(fams[e.family], e.start, 3) == len(e.actions)
+
+
+def test_rush_solver_matches_the_file_move_counts():
+    rh = make_families()["rush_hour"]
+    boards = [b for b in data.rush_boards(rush_file()) if b[0] <= 4][:40]
+    for moves, board in boards:
+        assert len(rh.solve(board, 6)) == moves
+
+
+def test_rush_parser_rejects_bad_lines():
+    with pytest.raises(UserError, match="f.txt:2"):
+        parse_rush("03 " + "o" * 36 + " 5\n03 ooo 5\n", "f.txt")
+
+
+def test_renderers_show_the_board(examples):
+    fams = make_families()
+    for e in examples:
+        fam = fams[e.family]
+        for img, cells in zip(e.images, e.cells):
+            if e.family in ("rush_hour", "sokoban"):
+                centres = img[2::4, 2::4].reshape(36, 3)
+                assert np.allclose(centres, fam.colors[cells])
+            elif e.family == "tangram":
+                assert np.allclose(img[1:12:3, 1:12:3].reshape(16, 3), fam.colors[cells])
+        if e.family == "jigsaw":
+            image, perm = e.start
+            for p, t in enumerate(perm):
+                pr, pc = divmod(p, 3)
+                tr, tc = divmod(t, 3)
+                assert np.allclose(e.images[0][4 + 8 * pr:12 + 8 * pr, 8 * pc:8 * pc + 8],
+                                   image[8 * tr:8 * tr + 8, 8 * tc:8 * tc + 8])
+            assert np.allclose(e.images[-1][4:20], image)  # solved: the photo crop itself
+        if e.family == "rotation":
+            grid = e.cells[0].reshape(3, 3, 3)
+            top = e.images[0][2:8:2, 1:7:2, 0] > 0  # view along x of the current shape: occupied where any voxel
+            assert np.array_equal(top, grid.any(axis=0))
+
+
+def test_tangram_pieces_cover_the_silhouette(examples):
+    fams = make_families()
+    for e in (e for e in examples if e.family == "tangram"):
+        silhouette, pieces, _ = e.start
+        assert len(silhouette) == sum(len(PIECES[p]) for p in pieces)
+        assert (e.cells[-1] >= 2).sum() == len(silhouette)
+        assert fams["tangram"].solved(replay(fams["tangram"], e.start, e.actions)[1][-1])
+
+
+def test_patches_are_the_16_visual_tokens():
+    img = np.arange(24 * 24 * 3, dtype=float).reshape(24, 24, 3)
+    tok = data.patches(img)
+    assert tok.shape == (16, 108)
+    assert np.array_equal(tok[5].reshape(6, 6, 3), img[6:12, 6:12])
