@@ -54,6 +54,8 @@ def test_oracle_unwarp_inverts_the_homography(severity):
     inner = (slice(10, -10), slice(10, -10))  # resampling at the sheet's border mixes in the background
     error = np.abs(restored[inner] - page[inner]).mean()
     assert error < 12.0, error                      # resampling blur only
+    other = _geometric_only(camera.draw_params(severity, page.shape, np.random.default_rng(severity + 10), 1.25))
+    assert np.abs(unwarp.oracle_unwarp(photo, other).astype(float)[inner] - page[inner]).mean() > 40  # wrong H fails
     assert np.abs(photo.astype(float).mean() - page.mean()) > 20   # the photograph itself is far from the page
 
 
@@ -75,13 +77,14 @@ def test_severity_zero_is_the_identity():
 def test_layout_builds_table_and_text_blocks():
     seg = lambda t, x, y, w=30, h=10: Segment(t, x, y, x + w, y + h)  # noqa: E731
     segments = [seg("Title", 10, 0, 60, 16),
-                seg("some", 10, 30), seg("text", 44, 30), seg("here", 78, 30),
+                seg("some", 10, 30), seg("text", 44, 30), seg("here.", 78, 30),
                 seg("A", 10, 60), seg("1", 100, 60), seg("B", 10, 75), seg("2", 100, 75),
-                seg("after", 10, 110), seg("table", 44, 110)]
+                seg("after", 10, 110), seg("table.", 44, 110)]
     blocks = layout.layout(segments)
     assert [b.kind for b in blocks] == ["heading", "text", "table", "text"]
     assert blocks[2].rows == [["A", "1"], ["B", "2"]]
-    assert blocks[1].text == "some text here"
+    assert layout.heading_like("2. Main results") and not layout.heading_like("the winter.")
+    assert blocks[1].text == "some text here."
 
 
 def test_missing_tesseract_is_a_clear_error(monkeypatch):

@@ -2,7 +2,7 @@
 order, BLEU, chrF, STEDS."""
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -11,7 +11,7 @@ from neurips26.papers.docptbench import metrics as M
 
 
 def _brute_levenshtein(a: str, b: str) -> int:
-    @lru_cache(maxsize=None)
+    @cache
     def d(i, j):
         if i == 0 or j == 0:
             return i + j

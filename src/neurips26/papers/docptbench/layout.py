@@ -1,6 +1,8 @@
 """From text segments with boxes to a parsed document: visual lines (segments chained left to right, following the
 tilt of the line), chunks (split at gaps wider than the line height), tables (two or more consecutive lines of two or
-more chunks: rows and cells), text blocks (split at vertical gaps) and headings (one-line blocks in a larger font)."""
+more chunks: rows and cells), text blocks (split at vertical gaps) and headings (short lines that do not end a sentence,
+or one-line blocks in a larger font). Segment heights differ between engines (RapidOCR's boxes are padded, so its lines
+overlap vertically): the heading rule on text is what makes the structure comparable across parsers."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from neurips26.papers.docptbench.parsers import Segment
 COLUMN_GAP = 1.3      # a gap wider than 1.3 line heights separates two table cells
 BLOCK_GAP = 0.75      # a vertical gap wider than 0.75 line heights starts a new block
 HEADING_SCALE = 1.2   # a one-line block whose height is 1.2 x the page's median line height is a heading
+HEADING_CHARS = 45    # ... as is a line of at most 45 characters that does not end with sentence punctuation
 
 
 @dataclass
@@ -54,6 +57,11 @@ def _text(segments: list[Segment]) -> str:
     return " ".join(s.text for s in segments)
 
 
+def heading_like(text: str) -> bool:
+    text = text.strip()
+    return 0 < len(text) <= HEADING_CHARS and not text.endswith((".", ",", ";", ":")) and any(c.isalpha() for c in text)
+
+
 def layout(segments: list[Segment]) -> list[Block]:
     """Blocks in reading order (top to bottom)."""
     if not segments:
@@ -62,25 +70,30 @@ def layout(segments: list[Segment]) -> list[Block]:
     heights = [float(np.median([s.height for s in line])) for line in lines]
     page_height = float(np.median(heights))
     parts = [chunks(line) for line in lines]
+    texts = [_text(line) for line in lines]
+    table_row = [len(p) >= 2 for p in parts]
+    big = [h > HEADING_SCALE * page_height for h in heights]
+    heading = [not table_row[k] and (heading_like(texts[k]) or big[k]) for k in range(len(lines))]
     blocks: list[Block] = []
     i = 0
     while i < len(lines):
         j = i
-        while j < len(lines) and len(parts[j]) >= 2:
+        while j < len(lines) and table_row[j]:
             j += 1
         if j - i >= 2:  # a table: rows = lines, cells = chunks
             blocks.append(Block("table", rows=[[_text(c) for c in parts[k]] for k in range(i, j)]))
             i = j
             continue
+        if heading[i]:
+            blocks.append(Block("heading", text=texts[i]))
+            i += 1
+            continue
         start = i
         i += 1
-        while i < len(lines) and not (len(parts[i]) >= 2 and i + 1 < len(lines) and len(parts[i + 1]) >= 2):
+        while i < len(lines) and not heading[i] and not (table_row[i] and i + 1 < len(lines) and table_row[i + 1]):
             gap = min(s.y0 for s in lines[i]) - max(s.y1 for s in lines[i - 1])
-            if gap > BLOCK_GAP * page_height or heights[i] > HEADING_SCALE * page_height or \
-                    heights[i - 1] > HEADING_SCALE * page_height:
+            if gap > BLOCK_GAP * page_height:
                 break
             i += 1
-        text = " ".join(_text(line) for line in lines[start:i])
-        heading = i - start == 1 and heights[start] > HEADING_SCALE * page_height
-        blocks.append(Block("heading" if heading else "text", text=text))
+        blocks.append(Block("text", text=" ".join(texts[start:i])))
     return blocks
