@@ -61,11 +61,13 @@ _RAPID = {}
 
 
 def rapidocr_segments(image: np.ndarray) -> list[Segment]:
-    """RapidOCR (detection + recognition, no angle classifier: pages are upright) on one thread."""
+    """RapidOCR (detection + recognition, no angle classifier: pages are upright) on one thread; the detector sees the
+    image scaled to a longest side of at most 960 px (half the detection time, same parse on a pilot page)."""
     if "engine" not in _RAPID:
         from rapidocr_onnxruntime import RapidOCR
 
-        _RAPID["engine"] = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1, use_cls=False)
+        _RAPID["engine"] = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1, use_cls=False,
+                                    det_limit_side_len=960, det_limit_type="max")
     result, _ = _RAPID["engine"](cv2.cvtColor(image, cv2.COLOR_GRAY2RGB), use_cls=False)
     out = []
     for box, text, _score in result or []:
