@@ -46,7 +46,7 @@ def parsing_claims(parsing: pd.DataFrame, parser: str, threshold: float, suffix:
               f"edit 10.5 -> 37.5 -> 15.7){label}",
               "recovered_fraction >= 0.5 and unwarped_relative_drop > 0",
               {**recovery, "accuracy_unwarped": acc["unwarped"], "accuracy_oracle_unwarped": acc["oracle_unwarped"]},
-              EVIDENCE_PARSING, source="DocPTBench README",
+              EVIDENCE_PARSING, source="paper",
               positive_control=PositiveControl("the paper's own example (PaddleOCR-VL, English overall edit)",
                                                _recovery(paper_acc))),
     ]
