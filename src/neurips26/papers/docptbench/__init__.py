@@ -1,0 +1,1 @@
+"""DocPTBench: how much photographing a document costs parsing and translation (seed abstract 15)."""

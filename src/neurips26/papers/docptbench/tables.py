@@ -1,0 +1,50 @@
+"""Tables from the per-job run CSVs: parsing (edit distances, TEDS) and translation (BLEU, chrF, STEDS) by parser,
+condition and severity ('all' pools the severities), with the relative drop of accuracy against the original
+condition (accuracy = 1 - overall edit for parsing; the score itself for translation)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+CONDITIONS = ["original", "photographed", "unwarped", "oracle_unwarped"]
+PARSING = ["overall_edit", "text_edit", "table_edit", "teds", "order_edit"]
+TRANSLATION = ["bleu", "chrf", "steds"]
+
+
+def _by_condition(runs: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Page means per (parser, condition, severity) plus severity 'all' (pooled over the photographed severities)."""
+    runs = runs.copy()
+    runs["severity"] = runs["severity"].astype(str)
+    keys = ["parser", "condition", "severity"]
+    per = runs.groupby(keys)[columns].mean()
+    per["pages"] = runs.groupby(keys).size()
+    per["seed_sd_" + columns[0]] = runs.groupby(keys + ["seed"])[columns[0]].mean().groupby(keys).std()
+    pooled = runs[runs.condition != "original"].assign(severity="all")
+    agg = pooled.groupby(keys)[columns].mean()
+    agg["pages"] = pooled.groupby(keys).size()
+    agg["seed_sd_" + columns[0]] = pooled.groupby(keys + ["seed"])[columns[0]].mean().groupby(keys).std()
+    table = pd.concat([per, agg]).reset_index()
+    table["condition"] = pd.Categorical(table.condition, CONDITIONS, ordered=True)
+    return table.sort_values(["parser", "condition", "severity"]).reset_index(drop=True)
+
+
+def _relative_drop(table: pd.DataFrame, accuracy: str) -> pd.Series:
+    base = table[table.condition == "original"].set_index("parser")[accuracy]
+    return (table.parser.map(base) - table[accuracy]) / table.parser.map(base)
+
+
+def parsing(runs: pd.DataFrame) -> pd.DataFrame:
+    table = _by_condition(runs, PARSING)
+    table["accuracy"] = 1.0 - table["overall_edit"]
+    table["relative_drop"] = _relative_drop(table, "accuracy")
+    found = runs[runs.condition == "unwarped"].assign(severity=lambda f: f.severity.astype(str))
+    table["quad_found"] = table.set_index(["parser", "severity"]).index.map(
+        found.groupby(["parser", "severity"]).quad_found.mean().to_dict()).where(table.condition == "unwarped")
+    return table
+
+
+def translation(runs: pd.DataFrame) -> pd.DataFrame:
+    table = _by_condition(runs, TRANSLATION)
+    for metric in TRANSLATION:
+        table[f"{metric}_relative_drop"] = _relative_drop(table, metric)
+    return table

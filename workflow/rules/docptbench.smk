@@ -1,0 +1,178 @@
+# docptbench: DocPTBench, photographed document parsing and translation (seed abstract 15). One job per seed and
+# document kind (generated English / Spanish reports, R manual pages): camera simulation, unwarping, OCR with every
+# parser, scoring and translation of every condition. Tables pool the jobs; figures are drawn from tables.
+DOCPTBENCH_KINDS = list(scale_settings("docptbench")["kinds"])
+DOCPTBENCH_DATA = "data/raw/r_doc_pdf/provenance.json"
+DOCPTBENCH_TABLES = ["parsing", "translation"]
+DOCPTBENCH_FIGURES = {"edit_by_condition": "parsing", "severity_curve": "parsing"}  # figure -> its table
+DOCPTBENCH_RUNS = expand("results/docptbench/runs/{kind}/seed{seed}.csv", kind=DOCPTBENCH_KINDS, seed=SEEDS)
+
+EXTRA_OUTPUTS["docptbench"] = (
+    DOCPTBENCH_RUNS
+    + expand("results/docptbench/runs/{kind}/seed{seed}_camera.json", kind=DOCPTBENCH_KINDS, seed=SEEDS)
+    + ["results/docptbench/runs/examples.npz"]
+)
+
+
+rule docptbench_config:
+    localrule: True
+    input:
+        hydra_files("docptbench"),
+    output:
+        "results/docptbench/config.yaml",
+    params:
+        overrides=paper_overrides(),
+    log:
+        "logs/docptbench/config.log",
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m neurips26 docptbench config --output {output} {params.overrides} > {log} 2>&1"
+
+
+rule docptbench_run:
+    input:
+        data=DOCPTBENCH_DATA,
+        config="results/docptbench/config.yaml",
+        code=code_files("docptbench", exclude=("tables", "figures", "paper_claims")),
+    output:
+        run="results/docptbench/runs/{kind}/seed{seed}.csv",
+        camera="results/docptbench/runs/{kind}/seed{seed}_camera.json",
+    wildcard_constraints:
+        kind="|".join(DOCPTBENCH_KINDS),
+        seed=r"\d+",
+    log:
+        "logs/docptbench/run_{kind}_seed{seed}.log",
+    benchmark:
+        "logs/docptbench/benchmarks/run_{kind}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "OMP_THREAD_LIMIT={threads} python -m neurips26 docptbench run_{wildcards.kind} --config {input.config}"
+        " --input {input.data} --seed {wildcards.seed} --output {output.run} {output.camera} --threads {threads}"
+        " > {log} 2>&1"
+
+
+rule docptbench_examples:
+    input:
+        data=DOCPTBENCH_DATA,
+        config="results/docptbench/config.yaml",
+        code=code_files("docptbench", exclude=("tables", "figures", "paper_claims")),
+    output:
+        "results/docptbench/runs/examples.npz",
+    params:
+        seed=SEEDS[0],
+    log:
+        "logs/docptbench/examples.log",
+    benchmark:
+        "logs/docptbench/benchmarks/examples.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m neurips26 docptbench examples --config {input.config} --seed {params.seed} --output {output}"
+        " --threads {threads} > {log} 2>&1"
+
+
+rule docptbench_table:
+    group:
+        "docptbench_summary"
+    input:
+        config="results/docptbench/config.yaml",
+        runs=DOCPTBENCH_RUNS,
+        code=code_files("docptbench", "tables"),
+    output:
+        "results/docptbench/tables/{table}.csv",
+    wildcard_constraints:
+        table="|".join(DOCPTBENCH_TABLES),
+    log:
+        "logs/docptbench/table_{table}.log",
+    benchmark:
+        "logs/docptbench/benchmarks/table_{table}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docptbench table_{wildcards.table} --config {input.config} --input {input.runs}"
+        " --output {output} > {log} 2>&1"
+
+
+rule docptbench_figure:
+    group:
+        "docptbench_summary"
+    input:
+        config="results/docptbench/config.yaml",
+        table=lambda w: f"results/docptbench/tables/{DOCPTBENCH_FIGURES[w.figure]}.csv",
+        code=code_files("docptbench", "figures", "tables"),
+    output:
+        report(
+            "results/docptbench/figures/{figure}.png",
+            caption="../report/docptbench_figure.rst",
+            category="docptbench",
+            subcategory="figures",
+        ),
+    wildcard_constraints:
+        figure="|".join(DOCPTBENCH_FIGURES),
+    log:
+        "logs/docptbench/figure_{figure}.log",
+    benchmark:
+        "logs/docptbench/benchmarks/figure_{figure}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docptbench figure_{wildcards.figure} --config {input.config} --input {input.table}"
+        " --output {output} > {log} 2>&1"
+
+
+rule docptbench_figure_examples:
+    group:
+        "docptbench_summary"
+    input:
+        config="results/docptbench/config.yaml",
+        arrays="results/docptbench/runs/examples.npz",
+        code=code_files("docptbench", "figures", "tables"),
+    output:
+        report(
+            "results/docptbench/figures/degradation_examples.png",
+            caption="../report/docptbench_figure.rst",
+            category="docptbench",
+            subcategory="figures",
+        ),
+    log:
+        "logs/docptbench/figure_degradation_examples.log",
+    benchmark:
+        "logs/docptbench/benchmarks/figure_degradation_examples.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docptbench figure_degradation_examples --config {input.config} --input {input.arrays}"
+        " --output {output} > {log} 2>&1"
+
+
+rule docptbench_claims:
+    group:
+        "docptbench_summary"
+    input:
+        config="results/docptbench/config.yaml",
+        tables=expand("results/docptbench/tables/{table}.csv", table=DOCPTBENCH_TABLES),
+        figures=expand("results/docptbench/figures/{figure}.png", figure=[*DOCPTBENCH_FIGURES, "degradation_examples"]),
+        code=code_files("docptbench", "paper_claims"),
+    output:
+        claims="results/docptbench/claims.json",
+        metrics="results/docptbench/metrics.json",
+    log:
+        "logs/docptbench/claims.log",
+    benchmark:
+        "logs/docptbench/benchmarks/claims.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m neurips26 docptbench claims --config {input.config} --input {input.tables}"
+        " --output {output.claims} {output.metrics} > {log} 2>&1"
