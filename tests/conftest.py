@@ -58,3 +58,18 @@ def tiny_run(tmp_path_factory) -> Path:
     copy = copy_repository(tmp_path_factory.mktemp("repo"))
     snakemake(copy, "--profile", "profiles/ci", "--cores", "2", "results/all")
     return copy
+
+
+def mark_planned(dest: Path, paper_id: str) -> Path:
+    """Write dest/config/papers.yaml: this repository's registry with `paper_id` planned (every paper of the batch is
+    implemented now, so the refusals of planned papers are tested on such a registry)."""
+    import yaml
+
+    path = dest / "config" / "papers.yaml"
+    document = yaml.safe_load((ROOT / "config" / "papers.yaml").read_text())
+    for entry in document["papers"]:
+        if entry["id"] == paper_id:
+            entry["status"] = "planned"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    return path

@@ -1,11 +1,15 @@
 """Bad input on the command line: a specific error, exit code 2, no output written."""
 
+import os
 import subprocess
 import sys
 
+from tests.conftest import mark_planned
 
-def run_cli(repo_root, *args):
-    return subprocess.run([sys.executable, "-m", "neurips26", *args], cwd=repo_root, capture_output=True, text=True)
+
+def run_cli(repo_root, *args, env=None):
+    return subprocess.run([sys.executable, "-m", "neurips26", *args], cwd=repo_root, capture_output=True, text=True,
+                          env=env)
 
 
 def test_unknown_paper_id(repo_root):
@@ -22,8 +26,9 @@ def test_unknown_stage_lists_the_known_ones(repo_root, tmp_path):
     assert not out.exists()
 
 
-def test_planned_paper_has_no_stages(repo_root):
-    result = run_cli(repo_root, "plant", "config")
+def test_planned_paper_has_no_stages(repo_root, tmp_path):
+    mark_planned(tmp_path, "plant")
+    result = run_cli(repo_root, "plant", "config", env={**os.environ, "NEURIPS26_ROOT": str(tmp_path)})
     assert result.returncode == 2 and "planned" in result.stderr
 
 

@@ -2,6 +2,7 @@ import pytest
 
 from neurips26.common.errors import UserError
 from neurips26.common.registry import get_paper, load_papers, selected_papers
+from tests.conftest import mark_planned
 
 CONTRACT_IDS = ["plant", "mec_mmd", "ensemble_mi", "zo_dominant_layer", "hyperidac", "rldp", "wd_eos", "kondo_gate",
                 "sparse_eos", "mixup_minority", "cytometry_encoder", "prequential_mdl", "dodge_it", "docscope", "docptbench",
@@ -25,9 +26,11 @@ def test_every_implemented_paper_has_rules_config_and_package(repo_root):
             assert not files[0].exists(), f"planned paper {paper.id} has a rule file: mark it implemented"
 
 
-def test_unknown_and_planned_ids_are_refused_with_the_known_ids(repo_root):
+def test_unknown_and_planned_ids_are_refused_with_the_known_ids(repo_root, tmp_path):
     with pytest.raises(UserError, match="unknown paper id 'nope'.*mec_mmd"):
         get_paper("nope", repo_root)
+    mark_planned(tmp_path, "plant")
     with pytest.raises(UserError, match="planned, not implemented"):
-        selected_papers(["plant"], repo_root)
+        selected_papers(["plant"], tmp_path)
+    assert "plant" not in [p.id for p in selected_papers([], tmp_path)]
     assert [p.id for p in selected_papers([], repo_root)] == [p.id for p in load_papers(repo_root) if p.implemented]

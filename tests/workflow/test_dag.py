@@ -3,7 +3,7 @@
 import pytest
 
 from neurips26.common.registry import load_papers
-from tests.conftest import ROOT, copy_repository, snakemake
+from tests.conftest import ROOT, copy_repository, mark_planned, snakemake
 from tests.rule_directives import local_rules, rule_blocks, workflow_groups
 
 pytestmark = pytest.mark.workflow
@@ -44,13 +44,22 @@ def test_lint_finds_nothing_but_the_justified_conda_warning(repo_copy):
 @pytest.mark.parametrize(("override", "message"), [
     ("scale=huge", "allowed values: tiny, default, paper"),
     ("papers=[nopaper]", "unknown paper id 'nopaper'"),
-    ("papers=[plant]", "planned, not implemented"),
 ])
 def test_bad_config_is_refused_before_anything_runs(repo_copy, override, message):
     result = snakemake(repo_copy, "-n", "results/all", "--config", override, check=False)
     assert result.returncode != 0
     assert message in result.stdout + result.stderr
     assert not (repo_copy / "results").exists()
+
+
+def test_a_planned_paper_is_refused_before_anything_runs(tmp_path):
+    """Every paper of the batch is implemented; a registry with one marked planned must refuse to run it."""
+    copy = copy_repository(tmp_path / "repo")
+    mark_planned(copy, "plant")
+    result = snakemake(copy, "-n", "results/all", "--config", "papers=[plant]", check=False)
+    assert result.returncode != 0
+    assert "planned, not implemented" in result.stdout + result.stderr
+    assert not (copy / "results").exists()
 
 
 def test_an_unknown_dataset_fails_clearly_and_leaves_nothing(repo_copy):
