@@ -134,10 +134,24 @@ def _called_names(function: ast.AST) -> set[str]:
     return names
 
 
+def _safe_loader_subclasses(tree: ast.AST) -> set[str]:
+    """Classes of this module whose bases name only safe loaders (a subclass adding checks, e.g. duplicate keys)."""
+    safe = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            named = {n.id if isinstance(n, ast.Name) else n.attr for base in node.bases for n in ast.walk(base)
+                     if isinstance(n, (ast.Name, ast.Attribute))}
+            loaders = {n for n in named if n.endswith("Loader")}
+            if loaders and loaders <= SAFE_YAML_LOADERS:
+                safe.add(node.name)
+    return safe
+
+
 def scan_source(source: str, rel: str, report: Report) -> None:
     """Check one Python module's source; `rel` is its path relative to the repository root (for messages)."""
     tree = ast.parse(source, filename=rel)
     aliases = _aliases(tree)
+    safe_loaders = SAFE_YAML_LOADERS | _safe_loader_subclasses(tree)
 
     def flag(node: ast.AST, message: str) -> None:
         report.violations.append(f"{rel}:{getattr(node, 'lineno', 0)}: {message}")
@@ -217,7 +231,7 @@ def scan_source(source: str, rel: str, report: Report) -> None:
                 named |= {n.id} if isinstance(n, ast.Name) else {n.attr} if isinstance(n, ast.Attribute) else \
                     {n.value} if isinstance(n, ast.Constant) and isinstance(n.value, str) else set()
             loaders = {n for n in named if n.endswith("Loader")}
-            if call is None or not loaders or not loaders <= SAFE_YAML_LOADERS:
+            if call is None or not loaders or not loaders <= safe_loaders:
                 flag(node, f"{name} needs Loader=yaml.SafeLoader (or CSafeLoader); prefer yaml.safe_load")
             else:
                 report.seen("yaml.load with a safe loader")

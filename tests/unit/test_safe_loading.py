@@ -166,6 +166,7 @@ BAD = {
     "yaml_unsafe_loader": "import yaml\nyaml.load(open('c.yaml'), Loader=yaml.Loader)",
     "yaml_full": "import yaml\nyaml.full_load('a: 1')",
     "yaml_unsafe": "from yaml import unsafe_load\nunsafe_load('a: 1')",
+    "yaml_unsafe_subclass": "import yaml\nclass MyLoader(yaml.UnsafeLoader):\n    pass\nyaml.load('a', Loader=MyLoader)",
     "yaml_mixed": "import yaml\nyaml.load('a', Loader=yaml.SafeLoader if x else yaml.UnsafeLoader)",
     "pandas_pickle": "import pandas as pd\npd.read_pickle('t.pkl')",
     "frame_pickle": "frame.read_pickle('t.pkl')",
@@ -185,6 +186,8 @@ GOOD = {
     "pretrained": "import functools\nfrom transformers import AutoModel, AutoTokenizer\n@functools.cache\ndef checked(p):\n"
                   "    verify_sha256(p, 'x')\n    return p\ndef f(p):\n    p = checked(p)\n"
                   "    return AutoTokenizer.from_pretrained(p), AutoModel.from_pretrained(p, use_safetensors=True)",
+    "yaml_safe_subclass": "import yaml\nclass StrictLoader(yaml.CSafeLoader):\n    pass\n"
+                         "yaml.load('a', Loader=StrictLoader)",
     "unrelated_load": "import json\njson.load(open('a.json'))\nmodel.load_state_dict(s)",
 }
 
