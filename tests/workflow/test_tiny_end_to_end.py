@@ -105,6 +105,6 @@ def test_killed_run_is_redone_and_reproduces_identical_results(tiny_run):
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     snakemake(tiny_run, "--unlock")
-    snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "results/all")
+    snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "results/all", timeout=1800)
     assert {path: sha256_of(tiny_run / path) for path in before} == before
     assert set(manifest(tiny_run)) == set(before)

@@ -13,7 +13,12 @@ from neurips26.common.artifacts import write_csv, write_json, write_npz
 from neurips26.common.errors import UserError
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, table_stage, write_claims_and_metrics
-from neurips26.papers.plant import data, experiments, figures, paper_claims, tables
+from neurips26.common.lazy import lazy_modules
+from neurips26.papers.plant import figures, tables
+
+# Loaded on first use (common/lazy.py): experiments brings torch and scikit-learn, which a table, figure or claims job
+# never needs (tables and figures are named in STAGES below, so they load eagerly; both are light).
+data, experiments, paper_claims = lazy_modules("neurips26.papers.plant", "data", "experiments", "paper_claims")
 
 DATASET = "plant_medline"
 STATE_KEYS = ("ids", "mask", "states", "vocab", "tokens")
