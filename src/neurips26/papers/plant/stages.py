@@ -11,9 +11,9 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv, write_json, write_npz
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, table_stage, write_claims_and_metrics
-from neurips26.common.lazy import lazy_modules
 from neurips26.papers.plant import figures, tables
 
 # Loaded on first use (common/lazy.py): experiments brings torch and scikit-learn, which a table, figure or claims job
