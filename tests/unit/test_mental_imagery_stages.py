@@ -53,7 +53,7 @@ def test_solve_table_means_over_families_and_seeds():
 def test_stages_name_what_is_wrong(tmp_path):
     cfg = OmegaConf.create({"data": "embedded"})
     with pytest.raises(UserError, match="solve.csv probe.csv"):
-        stages.claims(StageContext("mental_imagery", cfg, inputs=[tmp_path / "x.csv"]))
+        stages.STAGES["claims"](StageContext("mental_imagery", cfg, inputs=[tmp_path / "x.csv"]))
     with pytest.raises(UserError, match="rush_hour_18k"):
         stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a"], outputs=[tmp_path / "b"], seed=0))
     with pytest.raises(UserError, match="not wired"):

@@ -69,6 +69,21 @@ def figure_stage(draw: Callable) -> Stage:
     return stage
 
 
+def claims_stage(build: Callable, tables: tuple[str, ...], with_config: bool = True) -> Stage:
+    """The claims stage of a paper whose verdicts are a function of its saved tables: reads one CSV per name in
+    `tables` (given as --input in that order), calls build(*frames[, cfg]) -> (claims, metrics) and writes both."""
+
+    def stage(ctx: StageContext) -> None:
+        import pandas as pd
+
+        if len(ctx.inputs) != len(tables):
+            raise UserError(f"claims needs --input {' '.join(name + '.csv' for name in tables)}")
+        frames = [pd.read_csv(path) for path in ctx.inputs]
+        write_claims_and_metrics(ctx, *build(*frames, *([ctx.cfg] if with_config else [])))
+
+    return stage
+
+
 def write_claims_and_metrics(ctx: StageContext, claims: list, metrics: dict) -> None:
     """The claims stage's two outputs: claims.json (schema-checked verdicts) and metrics.json (for dvc metrics)."""
     from neurips26.common.artifacts import write_json

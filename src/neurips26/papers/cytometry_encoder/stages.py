@@ -9,9 +9,9 @@ import pandas as pd
 
 from neurips26.common.artifacts import atomic_path, write_csv, write_json
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import lazy_modules
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
-from neurips26.common.stage import StageContext, figure_stage, table_stage, write_claims_and_metrics
+from neurips26.common.stage import StageContext, claims_stage, figure_stage, table_stage
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 paper_claims, tables = lazy_modules("neurips26.papers.cytometry_encoder", "paper_claims", "tables")
@@ -142,12 +142,6 @@ def umap(ctx: StageContext) -> None:
                                      int(ctx.cfg.seeds[0])))
 
 
-def claims(ctx: StageContext) -> None:
-    _n(ctx, 3, 2, "claims needs --input tasks.csv scaling.csv removal.csv --output claims.json metrics.json")
-    frames = [pd.read_csv(p) for p in ctx.inputs]
-    write_claims_and_metrics(ctx, *paper_claims.build(*frames, ctx.cfg))
-
-
 def _figure(name: str) -> Callable[[StageContext], None]:
     def draw(table: pd.DataFrame):
         from neurips26.papers.cytometry_encoder import figures
@@ -168,5 +162,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "umap": umap,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": _figure(name) for name in FIGURES},
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("tasks", "scaling", "removal")),
 }

@@ -8,9 +8,9 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import lazy_modules
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, table_stage
+from neurips26.common.stage import StageContext, claims_stage, figure_stage, prepared_data_dir, require_embedded, table_stage
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 data, experiments, figures, paper_claims, predictions, tables = lazy_modules(
@@ -95,15 +95,6 @@ def table_selected_models(ctx: StageContext) -> None:
     write_csv(ctx.output, tables.table_selected_models(read_csvs(ctx.inputs), int(ctx.cfg.evaluation.table_budget)))
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 3:
-        raise UserError("claims needs --input main.csv floor.csv estimator.csv")
-    frames = [pd.read_csv(p) for p in ctx.inputs]
-    from neurips26.common.stage import write_claims_and_metrics
-
-    write_claims_and_metrics(ctx, *paper_claims.build(*frames, ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "predict_classic": predict("classic"),
     "predict_minilm": predict("minilm"),
@@ -114,5 +105,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
     "table_selected_models": table_selected_models,
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "floor", "estimator")),
 }

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import read_csvs, write_csv, write_npz
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
     prepared_data_dir,
     require_embedded,
-    write_claims_and_metrics,
 )
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
@@ -64,13 +62,6 @@ def allocation(ctx: StageContext) -> None:
     write_csv(ctx.output, tables.table_allocation(ctx.cfg))
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 3:
-        raise UserError("claims needs --input tables/allocation.csv tables/main.csv tables/ablation.csv")
-    frames = [pd.read_csv(p) for p in ctx.inputs]
-    write_claims_and_metrics(ctx, *paper_claims.build(*frames, ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "features": features,
     "run": run,
@@ -79,5 +70,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_main": _from_runs(deferred(tables, "table_main")),
     "table_ablation": _from_runs(deferred(tables, "table_ablation")),
     **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("allocation", "main", "ablation")),
 }

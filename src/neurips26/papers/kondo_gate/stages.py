@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
     prepared_data_dir,
     table_stage,
-    write_claims_and_metrics,
 )
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
@@ -41,12 +39,6 @@ def _run(experiment: Callable) -> Callable[[StageContext], None]:
     return stage
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input main.csv bandit.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]), ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_bandit": _run(deferred(experiments, "run_bandit")),
     "run_mnist": _run(deferred(experiments, "run_mnist")),
@@ -54,5 +46,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     "table_wallclock": table_stage(deferred(tables, "table_wallclock")),
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "bandit")),
 }

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import write_csv
-from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, figure_stage, require_embedded, table_stage, write_claims_and_metrics
+from neurips26.common.stage import (
+    StageContext,
+    claims_stage,
+    figure_stage,
+    require_embedded,
+    table_stage,
+)
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 experiments, figures, paper_claims, tables = lazy_modules(
@@ -28,12 +31,6 @@ def _run(experiment: Callable) -> Callable[[StageContext], None]:
     return stage
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 4:
-        raise UserError("claims needs --input main.csv rate.csv estimation.csv test_size.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_bias": _run(deferred(experiments, "run_bias")),
     "run_rate": _run(deferred(experiments, "run_rate")),
@@ -48,5 +45,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_rate_loglog": figure_stage(deferred(figures, "rate_loglog")),
     "figure_param_estimation": figure_stage(deferred(figures, "param_estimation")),
     "figure_test_power": figure_stage(deferred(figures, "test_power")),
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "rate", "estimation", "test_size"), with_config=False),
 }

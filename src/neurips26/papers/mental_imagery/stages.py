@@ -5,18 +5,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import read_csvs, write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
     prepared_data_dir,
     require_embedded,
     table_stage,
-    write_claims_and_metrics,
 )
 from neurips26.papers.mental_imagery import figures, paper_claims, tables
 
@@ -49,12 +48,6 @@ def table_decoded(ctx: StageContext) -> None:
     write_csv(ctx.output, tables.table_decoded(read_csvs(ctx.inputs)))
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input solve.csv probe.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     "table_solve": table_stage(tables.table_solve),
@@ -63,5 +56,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_solve_rate_by_task": figure_stage(figures.solve_rate_by_task),
     "figure_probe_acc_vs_step": figure_stage(figures.probe_acc_vs_step),
     "figure_decoded_states": figure_stage(figures.decoded_states),
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("solve", "probe"), with_config=False),
 }

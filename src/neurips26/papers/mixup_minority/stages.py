@@ -10,7 +10,7 @@ from neurips26.common.artifacts import read_csvs, write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, write_claims_and_metrics
+from neurips26.common.stage import StageContext, claims_stage, figure_stage, prepared_data_dir
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 data, experiments, figures, paper_claims, tables = lazy_modules(
@@ -65,12 +65,6 @@ def table_ablation(ctx: StageContext) -> None:
     write_csv(ctx.output, tables.table_ablation(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1])))
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input tables/lpm.csv tables/lt_runs.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]), ctx.cfg))
-
-
 def _sorted(keys: list[str]) -> Callable[[pd.DataFrame], pd.DataFrame]:
     return lambda frame: frame.sort_values(keys, kind="stable").reset_index(drop=True)
 
@@ -88,5 +82,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_minority_collapse_vs_ratio": figure_stage(deferred(figures, "minority_collapse_vs_ratio")),
     "figure_mixed_label_hist": figure_stage(deferred(figures, "mixed_label_hist")),
     "figure_feature_geometry": figure_stage(deferred(figures, "feature_geometry")),
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("lpm", "lt_runs")),
 }

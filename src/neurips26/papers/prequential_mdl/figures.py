@@ -3,11 +3,10 @@ of every measure with the test error."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.plotting import new_figure, pyplot
 
 MARKERS = ["o", "s", "^", "D", "v", "P"]
 TASK_NAMES = {"c10proxy": "Fashion-MNIST (CIFAR-10 proxy)", "c100proxy": "MNIST pairs, 100 classes (CIFAR-100 proxy)"}
@@ -18,7 +17,7 @@ def regret_vs_testerr(runs: pd.DataFrame, task: str):
     Right: the PAC-MDL bound vs the test error; points above the diagonal are valid bounds, below 1 non-vacuous."""
     part = runs[runs.task == task]
     fig, (left, right) = new_figure(2, width_per_col=4.0)
-    norm = plt.Normalize(0.0, max(float(part.noise.max()), 0.1))
+    norm = pyplot().Normalize(0.0, max(float(part.noise.max()), 0.1))
     sizes = {n: 10 + 12 * i for i, n in enumerate(sorted(part.n.unique()))}
     for marker, (width, group) in zip(MARKERS, part.groupby("width")):
         kwargs = {"c": group.noise, "cmap": "viridis", "norm": norm, "marker": marker, "s": group.n.map(sizes),

@@ -14,10 +14,10 @@ from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
     prepared_data_dir,
     table_stage,
-    write_claims_and_metrics,
 )
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
@@ -52,17 +52,11 @@ def _from_runs(build: Callable) -> Callable[[StageContext], None]:
     return stage
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input tables/correlations.csv tables/bound.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]), ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     "table_runs": table_stage(deferred(tables, "table_runs")),
     "table_correlations": _from_runs(deferred(tables, "table_correlations")),
     "table_bound": _from_runs(lambda runs, cfg: tables.table_bound(runs)),
     **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("correlations", "bound")),
 }

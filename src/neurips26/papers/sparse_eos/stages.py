@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, figure_stage, require_embedded, table_stage, write_claims_and_metrics
+from neurips26.common.stage import (
+    StageContext,
+    claims_stage,
+    figure_stage,
+    require_embedded,
+    table_stage,
+)
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 data, experiments, figures, paper_claims, tables = lazy_modules(
@@ -40,12 +44,6 @@ def _run(name: str) -> Callable[[StageContext], None]:
     return stage
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input main.csv geometry.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs], ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_sphere": _run("sphere"),
     "run_images": _run("images"),
@@ -57,5 +55,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_step_size": figure_stage(deferred(figures, "step_size")),
     "figure_patch_pca_spectrum": figure_stage(deferred(figures, "patch_pca_spectrum")),
     "figure_activation_coverage": figure_stage(deferred(figures, "activation_coverage")),
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "geometry")),
 }

@@ -14,9 +14,9 @@ from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
     prepared_data_dir,
-    write_claims_and_metrics,
 )
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
@@ -53,12 +53,6 @@ def table_main(ctx: StageContext) -> None:
                                              float(s.late_fraction)))
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 1:
-        raise UserError("claims needs --input tables/main.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     "table_traces": table_traces,
@@ -68,5 +62,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_plateau_vs_wd": figure_stage(deferred(figures, "plateau_vs_wd")),
     "figure_alignment": figure_stage(deferred(figures, "alignment")),
     "figure_ntk_velocity": figure_stage(deferred(figures, "ntk_velocity")),
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main",)),
 }

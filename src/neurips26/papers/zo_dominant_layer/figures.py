@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+from neurips26.common.plotting import pyplot
 
 
 def _per_task(frame: pd.DataFrame, column: str, ylabel: str, log: bool = False):
     layers = frame[frame.layer >= 0]
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = pyplot().subplots(figsize=(7, 4))
     for (model, task), part in layers.groupby(["model", "task"]):
         line, = ax.plot(part.layer, part[column], marker="o", ms=3, label=f"{model} / {task}")
         lstar = int(part.l_star.iloc[0])

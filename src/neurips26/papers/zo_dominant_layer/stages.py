@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import lazy_modules
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
     prepared_data_dir,
     require_embedded,
     table_stage,
-    write_claims_and_metrics,
 )
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
@@ -44,15 +42,9 @@ def run(ctx: StageContext) -> None:
     write_csv(ctx.outputs[1], methods)
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input tables/layers.csv tables/main.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs], ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("layers", "main")),
 }

@@ -1,0 +1,49 @@
+"""common/stage.py: the shared claims stage reads its tables in order, passes the config when asked, and refuses a
+wrong number of inputs before writing anything."""
+
+import json
+
+import pandas as pd
+import pytest
+from omegaconf import OmegaConf
+
+from neurips26.common.claims import Claim
+from neurips26.common.errors import UserError
+from neurips26.common.stage import StageContext, claims_stage
+
+
+def _tables(tmp_path, *values):
+    paths = []
+    for i, v in enumerate(values):
+        paths.append(tmp_path / f"t{i}.csv")
+        pd.DataFrame({"x": [v]}).to_csv(paths[-1], index=False)
+    return paths
+
+
+def _build(first, second, cfg=None):
+    gap = float(first.x.iloc[0] - second.x.iloc[0])
+    threshold = float(cfg.threshold) if cfg is not None else 0.0
+    claim = Claim(id="gap", statement="the first beats the second", criterion=f"gap > {threshold}",
+                  measured={"gap": gap})
+    return [claim], {"gap": gap}
+
+
+@pytest.mark.parametrize("with_config, threshold, holds", [(True, 0.5, False), (False, 0.5, True)])
+def test_the_claims_stage_reads_tables_in_order_and_passes_the_config_when_asked(tmp_path, with_config, threshold,
+                                                                                  holds):
+    cfg = OmegaConf.create({"paper_id": "mec_mmd", "scale_name": "tiny", "data": "embedded", "seeds": [0],
+                            "threshold": threshold})
+    outputs = [tmp_path / "claims.json", tmp_path / "metrics.json"]
+    stage = claims_stage(_build if with_config else (lambda a, b: _build(a, b)), ("first", "second"), with_config)
+    stage(StageContext("mec_mmd", cfg, inputs=_tables(tmp_path, 0.8, 0.4), outputs=outputs))
+    claims = json.loads(outputs[0].read_text())["claims"]
+    assert [c["holds"] for c in claims] == [holds]
+    assert json.loads(outputs[1].read_text())["gap"] == pytest.approx(0.4)
+
+
+def test_the_claims_stage_names_its_tables_when_inputs_are_missing(tmp_path):
+    outputs = [tmp_path / "claims.json", tmp_path / "metrics.json"]
+    stage = claims_stage(_build, ("first", "second"))
+    with pytest.raises(UserError, match="first.csv second.csv"):
+        stage(StageContext("mec_mmd", OmegaConf.create({}), inputs=_tables(tmp_path, 1.0), outputs=outputs))
+    assert not any(p.exists() for p in outputs)
