@@ -23,8 +23,21 @@ BASE = {
 }
 
 
-def draw_params(severity: int, page_shape: tuple[int, int], rng: np.random.Generator, frame_scale: float) -> dict:
-    """One capture's parameters at `severity` (0 = none). page_shape = (H, W) of the rendered page."""
+def profile(scale: dict | None = None) -> dict:
+    """BASE with each range multiplied by scale[key] (missing keys: 1): a capture profile, e.g. the geometric one
+    (full perspective, faint light, blur and noise). Unknown keys are an error."""
+    scale = dict(scale or {})
+    unknown = sorted(set(scale) - set(BASE))
+    if unknown:
+        raise ValueError(f"unknown camera parameter(s) {unknown}; known: {sorted(BASE)}")
+    return {key: value * float(scale.get(key, 1.0)) for key, value in BASE.items()}
+
+
+def draw_params(severity: int, page_shape: tuple[int, int], rng: np.random.Generator, frame_scale: float,
+                scale: dict | None = None) -> dict:
+    """One capture's parameters at `severity` (0 = none). page_shape = (H, W) of the rendered page; `scale`
+    multiplies the BASE ranges (see profile)."""
+    base = profile(scale)
     h, w = page_shape
     fh, fw = int(round(h * frame_scale)), int(round(w * frame_scale))
     s = float(severity)
@@ -34,20 +47,20 @@ def draw_params(severity: int, page_shape: tuple[int, int], rng: np.random.Gener
     cx, cy, half_w, half_h = fw / 2, fh / 2, fill * fw / 2 * (w / max(w, h * fw / fh)), fill * fh / 2
     half_w = min(half_w, fill * fw / 2)
     corners = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h], [-half_w, half_h]])
-    angle = np.deg2rad(u(-1, 1) * BASE["rotation_deg"] * s)
+    angle = np.deg2rad(u(-1, 1) * base["rotation_deg"] * s)
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     corners = corners @ rot.T + [cx, cy]
-    jitter = rng.uniform(-1, 1, size=(4, 2)) * BASE["corner_jitter"] * s * np.array([fw, fh])
+    jitter = rng.uniform(-1, 1, size=(4, 2)) * base["corner_jitter"] * s * np.array([fw, fh])
     corners = corners + jitter
     return {
         "severity": int(severity), "page_h": h, "page_w": w, "frame_h": fh, "frame_w": fw,
         "corners": corners.round(3).tolist(),
-        "curl": u(0.5, 1.0) * BASE["curl"] * s, "curl_phase": u(0.0, 1.0),
-        "fold_x": u(0.3, 0.7), "fold_shading": u(0.5, 1.0) * BASE["fold_shading"] * s, "fold_width": u(0.02, 0.06),
-        "light_gradient": u(0.5, 1.0) * BASE["light_gradient"] * s, "light_angle": u(0, 2 * np.pi),
-        "shadow": u(0.5, 1.0) * BASE["shadow"] * s, "shadow_corner": int(rng.integers(4)), "shadow_extent": u(0.2, 0.45),
-        "blur_sigma": u(0.7, 1.0) * BASE["blur_sigma"] * s, "noise_sigma": u(0.7, 1.0) * BASE["noise_sigma"] * s,
-        "jpeg_quality": int(95 - BASE["jpeg_drop"] * s), "background": u(0.25, 0.45), "noise_seed": int(rng.integers(2**31)),
+        "curl": u(0.5, 1.0) * base["curl"] * s, "curl_phase": u(0.0, 1.0),
+        "fold_x": u(0.3, 0.7), "fold_shading": u(0.5, 1.0) * base["fold_shading"] * s, "fold_width": u(0.02, 0.06),
+        "light_gradient": u(0.5, 1.0) * base["light_gradient"] * s, "light_angle": u(0, 2 * np.pi),
+        "shadow": u(0.5, 1.0) * base["shadow"] * s, "shadow_corner": int(rng.integers(4)), "shadow_extent": u(0.2, 0.45),
+        "blur_sigma": u(0.7, 1.0) * base["blur_sigma"] * s, "noise_sigma": u(0.7, 1.0) * base["noise_sigma"] * s,
+        "jpeg_quality": int(95 - base["jpeg_drop"] * s), "background": u(0.25, 0.45), "noise_seed": int(rng.integers(2**31)),
     }
 
 

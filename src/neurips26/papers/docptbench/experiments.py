@@ -17,6 +17,7 @@ from neurips26.papers.docptbench import camera, corpus, evaluate, layout, parser
 from neurips26.papers.docptbench.translate import translate
 
 KINDS = {"en": 0, "es": 1, "rman": 2}
+GEOMETRIC = "geo"   # severity label of the geometric capture (config `geometric`): warp-dominated, faint photometric
 PAIR = {"en": "eng-spa", "es": "spa-eng"}
 
 
@@ -30,18 +31,31 @@ def load_pages(kind: str, seed: int, cfg, manuals: Path | None = None) -> list[c
         return corpus.generated_pages(kind, count, seed, cfg.documents, Path(tmp))
 
 
+def _conditions(page: corpus.Page, severity, params: dict):
+    photo = camera.photograph(page.image, params)
+    flat, found = unwarp.unwarp(photo, page.image.shape)
+    error = unwarp.corner_error(photo, params)
+    yield severity, "photographed", photo, params, True, np.nan
+    yield severity, "unwarped", flat, params, found, error
+    yield severity, "oracle_unwarped", unwarp.oracle_unwarp(photo, params), params, True, 0.0
+
+
 def captures(page: corpus.Page, page_index: int, kind: str, seed: int, cfg):
-    """(severity, condition, image, params, quad_found, corner_error) of every condition of one page."""
+    """(severity, condition, image, params, quad_found, corner_error) of every condition of one page: the severity
+    levels, then (when configured) the geometric capture, labelled severity GEOMETRIC."""
     yield 0, "original", page.image, {"severity": 0}, True, 0.0
+    frame_scale = float(cfg.camera.frame_scale)
     for severity in cfg.severities:
         rng = np.random.default_rng([seed, KINDS[kind], page_index, int(severity)])
-        params = camera.draw_params(int(severity), page.image.shape, rng, float(cfg.camera.frame_scale))
-        photo = camera.photograph(page.image, params)
-        flat, found = unwarp.unwarp(photo, page.image.shape)
-        error = unwarp.corner_error(photo, params)
-        yield severity, "photographed", photo, params, True, np.nan
-        yield severity, "unwarped", flat, params, found, error
-        yield severity, "oracle_unwarped", unwarp.oracle_unwarp(photo, params), params, True, 0.0
+        params = camera.draw_params(int(severity), page.image.shape, rng, frame_scale)
+        yield from _conditions(page, int(severity), params)
+    geo = cfg.get("geometric")
+    if geo is not None and geo.get("enabled", False):
+        rng = np.random.default_rng([seed, KINDS[kind], page_index, 1000])
+        scale = {str(k): float(v) for k, v in geo.scale.items()}
+        params = {**camera.draw_params(int(geo.severity), page.image.shape, rng, frame_scale, scale),
+                  "profile": GEOMETRIC}
+        yield from _conditions(page, GEOMETRIC, params)
 
 
 def run(kind: str, seed: int, cfg, manuals: Path | None = None) -> tuple[pd.DataFrame, list[dict]]:
@@ -50,12 +64,12 @@ def run(kind: str, seed: int, cfg, manuals: Path | None = None) -> tuple[pd.Data
     for index, page in enumerate(pages):
         for severity, condition, image, params, found, error in captures(page, index, kind, seed, cfg):
             if condition != "unwarped":
-                camera_log.append({"page_id": page.page_id, "severity": int(severity), "condition": condition,
+                camera_log.append({"page_id": page.page_id, "severity": severity, "condition": condition,
                                    "params": params})
             for parser in tqdm(list(cfg.parsers), desc=f"{page.page_id} s{severity} {condition}", leave=False):
                 blocks = layout.layout(parsers.parse_segments(parser, image))
                 rows.append({"seed": seed, "kind": kind, "page_id": page.page_id, "language": page.language,
-                             "source": page.source, "severity": int(severity), "condition": condition,
+                             "source": page.source, "severity": severity, "condition": condition,
                              "parser": parser, "quad_found": bool(found), "corner_error": error,
                              **evaluate.score_page(page, blocks)})
                 parsed_units.append(evaluate.translation_units(blocks))

@@ -13,18 +13,22 @@ LABELS = {"original": "original", "photographed": "photographed", "unwarped": "u
 
 
 def edit_by_condition(table: pd.DataFrame):
-    """Overall edit distance by condition (severities pooled), one bar group per parser."""
-    rows = table[table.severity.isin(["0", "all"])]
-    parsers = sorted(rows.parser.unique())
-    fig, ax = plt.subplots(figsize=(7, 3.6))
+    """Overall edit distance by condition, one bar group per parser: severities pooled, and (when run) the
+    geometric capture (warp-dominated, faint photometric damage) in a second panel."""
+    table = table.assign(severity=table.severity.astype(str))
+    panels = [("all", "severities pooled")] + ([("geo", "geometric capture")] if (table.severity == "geo").any() else [])
+    parsers = sorted(table.parser.unique())
+    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 3.6), sharey=True, squeeze=False)
     width = 0.8 / len(CONDITIONS)
-    for k, condition in enumerate(CONDITIONS):
-        values = [rows[(rows.parser == p) & (rows.condition == condition)].overall_edit.mean() for p in parsers]
-        ax.bar(np.arange(len(parsers)) + (k - 1.5) * width, values, width, label=LABELS[condition])
-    ax.set_xticks(np.arange(len(parsers)), parsers)
-    ax.set_ylabel("overall edit distance (lower is better)")
-    ax.set_title("Parsing error by capture condition (severities pooled)")
-    ax.legend(fontsize=8)
+    for ax, (severity, title) in zip(axes[0], panels):
+        rows = table[table.severity.isin(["0", severity])]
+        for k, condition in enumerate(CONDITIONS):
+            values = [rows[(rows.parser == p) & (rows.condition == condition)].overall_edit.mean() for p in parsers]
+            ax.bar(np.arange(len(parsers)) + (k - 1.5) * width, values, width, label=LABELS[condition])
+        ax.set_xticks(np.arange(len(parsers)), parsers)
+        ax.set_title(f"Parsing error by capture condition ({title})")
+    axes[0][0].set_ylabel("overall edit distance (lower is better)")
+    axes[0][0].legend(fontsize=8)
     return fig
 
 
@@ -33,7 +37,7 @@ def severity_curve(table: pd.DataFrame):
     parsers = sorted(table.parser.unique())
     fig, axes = plt.subplots(1, len(parsers), figsize=(4 * len(parsers), 3.4), sharey=True, squeeze=False)
     for ax, parser in zip(axes[0], parsers):
-        rows = table[(table.parser == parser) & (table.severity != "all")]
+        rows = table[(table.parser == parser) & ~table.severity.astype(str).isin(["all", "geo"])]
         original = rows[rows.condition == "original"].overall_edit.mean()
         for condition in CONDITIONS[1:]:
             part = rows[rows.condition == condition].sort_values("severity")

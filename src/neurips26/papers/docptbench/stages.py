@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-import pandas as pd
-
-from neurips26.common.artifacts import write_csv, write_json, write_npz
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, table_stage, write_claims_and_metrics
-from neurips26.papers.docptbench import experiments, figures, paper_claims, tables
+
+# Loaded on first use (common/lazy.py): experiments brings OpenCV, the OCR engines and reportlab, figures brings
+# matplotlib; a table, figure or claims job imports only what it needs.
+experiments, figures, paper_claims, tables = lazy_modules("neurips26.papers.docptbench", "experiments", "figures",
+                                                          "paper_claims", "tables")
+KINDS = ("en", "es", "rman")   # experiments.KINDS (checked by a unit test)
 
 
 def _check(ctx: StageContext) -> None:
@@ -22,6 +24,8 @@ def _check(ctx: StageContext) -> None:
 
 def _run(kind: str) -> Callable[[StageContext], None]:
     def stage(ctx: StageContext) -> None:
+        from neurips26.common.artifacts import write_csv, write_json
+
         _check(ctx)
         manuals = prepared_data_dir(ctx, "r_doc_pdf")
         seed = ctx.require_seed()
@@ -36,6 +40,8 @@ def _run(kind: str) -> Callable[[StageContext], None]:
 
 
 def examples(ctx: StageContext) -> None:
+    from neurips26.common.artifacts import write_npz
+
     _check(ctx)
     seed = ctx.require_seed()
     arrays = experiments.examples(seed, ctx.cfg)
@@ -43,6 +49,8 @@ def examples(ctx: StageContext) -> None:
 
 
 def figure_examples(ctx: StageContext) -> None:
+    import numpy as np
+
     from neurips26.common.plotting import save_figure
 
     if len(ctx.inputs) != 1:
@@ -53,6 +61,8 @@ def figure_examples(ctx: StageContext) -> None:
 
 
 def claims(ctx: StageContext) -> None:
+    import pandas as pd
+
     if len(ctx.inputs) != 2:
         raise UserError("claims needs --input parsing.csv translation.csv")
     parsing, translation = (pd.read_csv(p, dtype={"severity": str}) for p in ctx.inputs)
@@ -60,12 +70,12 @@ def claims(ctx: StageContext) -> None:
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
-    **{f"run_{kind}": _run(kind) for kind in experiments.KINDS},
+    **{f"run_{kind}": _run(kind) for kind in KINDS},
     "examples": examples,
-    "table_parsing": table_stage(tables.parsing),
-    "table_translation": table_stage(tables.translation),
-    "figure_edit_by_condition": figure_stage(figures.edit_by_condition),
-    "figure_severity_curve": figure_stage(figures.severity_curve),
+    "table_parsing": table_stage(deferred(tables, "parsing")),
+    "table_translation": table_stage(deferred(tables, "translation")),
+    "figure_edit_by_condition": figure_stage(deferred(figures, "edit_by_condition")),
+    "figure_severity_curve": figure_stage(deferred(figures, "severity_curve")),
     "figure_degradation_examples": figure_examples,
     "claims": claims,
 }

@@ -1,11 +1,14 @@
 """Tables from the per-job run CSVs: parsing (edit distances, TEDS) and translation (BLEU, chrF, STEDS) by parser,
 condition and severity ('all' pools the severities), with the relative drop of accuracy against the original
-condition (accuracy = 1 - overall edit for parsing; the score itself for translation)."""
+condition (accuracy = 1 - overall edit for parsing; the score itself for translation). The geometric capture
+(severity 'geo', config `geometric`) gets its own rows and is not pooled into 'all' (which keeps the severity levels).
+"""
 
 from __future__ import annotations
 
 import pandas as pd
 
+GEOMETRIC = "geo"
 CONDITIONS = ["original", "photographed", "unwarped", "oracle_unwarped"]
 PARSING = ["overall_edit", "text_edit", "table_edit", "teds", "order_edit"]
 TRANSLATION = ["bleu", "chrf", "steds"]
@@ -19,7 +22,7 @@ def _by_condition(runs: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     per = runs.groupby(keys)[columns].mean()
     per["pages"] = runs.groupby(keys).size()
     per["seed_sd_" + columns[0]] = runs.groupby(keys + ["seed"])[columns[0]].mean().groupby(keys).std()
-    pooled = runs[runs.condition != "original"].assign(severity="all")
+    pooled = runs[(runs.condition != "original") & (runs.severity != GEOMETRIC)].assign(severity="all")
     agg = pooled.groupby(keys)[columns].mean()
     agg["pages"] = pooled.groupby(keys).size()
     agg["seed_sd_" + columns[0]] = pooled.groupby(keys + ["seed"])[columns[0]].mean().groupby(keys).std()
