@@ -1,13 +1,15 @@
-"""Figures, each drawn from one saved table."""
+"""Figures, each drawn from one saved table (matplotlib is imported inside each function: the stages module
+names these functions and must import cheaply)."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 
 def rare_label_f1(table: pd.DataFrame):
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     cells = table[table["backbone"] != "tfidf"]
     names = [f"{b}\n{m}" for b, m in cells[["backbone", "method"]].drop_duplicates().itertuples(index=False)]
@@ -28,6 +30,8 @@ def rare_label_f1(table: pd.DataFrame):
 
 
 def data_efficiency(table: pd.DataFrame):
+    import matplotlib.pyplot as plt
+
     fig, (a, b) = plt.subplots(1, 2, figsize=(8, 3.4))
     for method in ("plant", "laat"):
         a.plot(table["fraction"], table[f"{method}_macro_f1"], "o-", label=method.upper())
@@ -44,6 +48,8 @@ def data_efficiency(table: pd.DataFrame):
 
 
 def attention_heatmap(table: pd.DataFrame):
+    import matplotlib.pyplot as plt
+
     labels = list(dict.fromkeys(table["label"]))
     tokens = table[table["label"] == labels[0]].sort_values("position")["token"].tolist()
     fig, axes = plt.subplots(2, 1, figsize=(max(6, 0.18 * len(tokens)), 1.2 + 0.5 * len(labels)), sharex=True)

@@ -91,9 +91,10 @@ def predict(model: Decoder, data: dict, idx: np.ndarray, batch: int = 256) -> np
 
 
 def train(model: Decoder, data: dict, train_idx: np.ndarray, dev_idx: np.ndarray, cfg, rng: np.random.Generator,
-          score) -> tuple[Decoder, list[float]]:
-    """Adam on BCE for at most cfg.max_epochs; after each epoch `score(dev probabilities)` (dev P@5 + micro-F1 at
-    the best dev threshold); keeps the best epoch and stops after cfg.patience epochs without improvement."""
+          score) -> tuple[Decoder, list[float], bool]:
+    """Adam on BCE; after each epoch `score(dev probabilities)` (dev P@5 + micro-F1 at the best dev threshold); keeps
+    the best epoch and stops after cfg.patience epochs without improvement (the convergence rule), or at the safety
+    cap cfg.max_epochs. Returns (model at its best epoch, dev scores per epoch, whether the cap ended the run)."""
     H, ids, mask, Y = data["H"], data["ids"], data["mask"], data["Y"]
     opt = torch.optim.Adam(model.parameters(), lr=float(cfg.lr))
     best, best_state, history, stale = -np.inf, None, [], 0
@@ -116,4 +117,4 @@ def train(model: Decoder, data: dict, train_idx: np.ndarray, dev_idx: np.ndarray
             if stale >= int(cfg.patience):
                 break
     model.load_state_dict(best_state)
-    return model, history
+    return model, history, stale < int(cfg.patience)

@@ -11,7 +11,8 @@ def _summary(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     g = runs.groupby(by, sort=False)
     out = g[METRICS].mean()
     std = g[METRICS].std(ddof=1).add_suffix("_std")
-    return pd.concat([out, std, g.size().rename("seeds"), g["epochs"].mean()], axis=1).reset_index()
+    extra = [g["epochs"].mean(), g["best_epoch"].mean(), g["hit_cap"].sum().astype(int).rename("runs_hit_cap")]
+    return pd.concat([out, std, g.size().rename("seeds"), *extra], axis=1).reset_index()
 
 
 def table_main(runs: pd.DataFrame) -> pd.DataFrame:
@@ -34,11 +35,12 @@ def table_rare(runs: pd.DataFrame) -> pd.DataFrame:
 def table_fraction(runs: pd.DataFrame) -> pd.DataFrame:
     """MiniLM PLANT and LAAT per training fraction (1.0 from the main runs), with the per-seed gap."""
     runs = runs[(runs["backbone"] == "minilm") & runs["method"].isin(["plant", "laat"])]
-    wide = runs.pivot_table(index=["fraction", "seed"], columns="method", values=["macro_f1", "macro_f1_rare",
-                                                                                 "micro_f1"]).reset_index()
+    wide = runs.pivot_table(index=["fraction", "seed"], columns="method",
+                            values=["macro_f1", "macro_f1_rare", "micro_f1", "hit_cap"]).reset_index()
     rows = []
     for fraction, cell in wide.groupby("fraction"):
-        row = {"fraction": fraction, "seeds": len(cell)}
+        row = {"fraction": fraction, "seeds": len(cell),
+               "runs_hit_cap": int(cell[("hit_cap", "plant")].sum() + cell[("hit_cap", "laat")].sum())}
         for m in ("macro_f1", "macro_f1_rare", "micro_f1"):
             gap = cell[(m, "plant")] - cell[(m, "laat")]
             row |= {f"plant_{m}": cell[(m, "plant")].mean(), f"laat_{m}": cell[(m, "laat")].mean(),

@@ -1,0 +1,79 @@
+"""The convergence rule (patience vs the safety cap), the oracle relevance of the positive control, and the claims'
+positive controls, on small hand-made cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import torch
+from omegaconf import OmegaConf
+
+from neurips26.papers.plant import experiments, method, mi, paper_claims
+from neurips26.papers.plant.data import Corpus
+
+
+def _train(scores, patience, cap):
+    torch.manual_seed(0)
+    model = method.Decoder(3, 2, 2, 0.0, None)
+    data = {"H": torch.zeros(4, 2, 3), "ids": torch.zeros(4, 2, dtype=torch.long),
+            "mask": torch.ones(4, 2, dtype=torch.bool), "Y": torch.zeros(4, 2)}
+    seq = iter(scores)
+    cfg = OmegaConf.create({"lr": 0.01, "batch": 2, "max_epochs": cap, "patience": patience})
+    return method.train(model, data, np.arange(2), np.arange(2, 4), cfg, np.random.default_rng(0),
+                        lambda probs: next(seq))
+
+
+def test_patience_ends_the_run_and_the_cap_is_reported():
+    _, history, hit_cap = _train([1, 2, 3, 2.5, 2.9, 2.0, 9], patience=3, cap=10)
+    assert history == [1, 2, 3, 2.5, 2.9, 2.0] and not hit_cap          # 3 epochs without beating 3: stopped by rule
+    _, history, hit_cap = _train([1, 2, 3, 4], patience=3, cap=4)
+    assert len(history) == 4 and hit_cap                                  # still improving at the cap
+    _, history, hit_cap = _train([1, 2, 3, 2, 2.5], patience=2, cap=5)
+    assert len(history) == 5 and not hit_cap                              # patience ran out on the last epoch
+
+
+def test_oracle_relevance_uses_test_labels_and_l2r_only_training_documents():
+    # token 1 is independent of label 0 in the training documents and marks it in the test documents
+    ids = np.array([[1, 2], [1, 2], [0, 2], [0, 2], [1, 2], [1, 2], [0, 2]])
+    mask = np.ones_like(ids, dtype=bool)
+    Y = np.array([[1], [0], [1], [0], [1], [1], [0]], dtype=np.float32)
+    split = np.array(["train"] * 4 + ["test"] * 3)
+    corpus = Corpus(labels=["L0"], train_counts=np.array([2]), rare=np.array([True]), texts=[""] * 5, split=split, Y=Y)
+    states = {"ids": ids, "mask": mask, "vocab": np.array([3])}
+    cfg = OmegaConf.create({"l2r": {"factors": 4, "sigma": 0.5, "ndcg_k": 2, "lr": 0.05, "weight_decay": 0.0,
+                                    "list_relevant": 2, "list_random": 2, "steps": 1}})
+    train = np.arange(4)
+    tables, _, vocab_of = experiments.tables_for(states, corpus, train, cfg, np.random.default_rng(0),
+                                                 kinds=("l2r", "oracle"))
+    assert tables["oracle"].shape == tables["l2r"].shape == (4, 1)      # 3 seen tokens + the unseen row
+    X = mi.presence(vocab_of[ids], mask, 3)
+    nmi_train = mi.mutual_information(X[train], Y[train])[1][:, 0]
+    nmi_all = mi.mutual_information(X, Y)[1][:, 0]
+    assert nmi_train[vocab_of[1]] < 1e-12 < nmi_all[vocab_of[1]]          # only the leak makes token 1 relevant
+
+
+def _tables(oracle_f1, random_f1=0.06):
+    cols = ["macro_f1", "macro_f1_rare", "macro_f1_frequent", "runs_hit_cap"]
+    main = pd.DataFrame([{"backbone": b, "method": m, "macro_f1": f, "runs_hit_cap": 0}
+                         for b in ("minilm", "smollm2") for m, f in (("plant", 0.05), ("laat", 0.07))]
+                        + [{"backbone": "tfidf", "method": "tfidf_lr", "macro_f1": 0.06, "runs_hit_cap": 0}])
+    rare = pd.DataFrame([{"backbone": "minilm", "method": m, "bin": b, "macro_f1": 0.05}
+                         for m in ("plant", "laat") for b in ("rare", "frequent")])
+    fraction = pd.DataFrame({"fraction": [0.1, 1.0], "gap_macro_f1": [0.0, -0.02], "runs_hit_cap": [0, 0]})
+    rows = {"plant": 0.05, "laat": 0.07, "random_relevance": random_f1, "oracle": oracle_f1}
+    ablation = pd.DataFrame([{"method": m, "p": 0.5, **{c: f for c in cols[:3]}, "runs_hit_cap": 1,
+                              "gain_kept": np.nan} for m, f in rows.items()])
+    return main, rare, fraction, ablation
+
+
+def test_positive_control_holds_when_the_oracle_beats_laat_and_not_otherwise():
+    claims, metrics = paper_claims.build(*_tables(oracle_f1=0.20))
+    by_id = {c.id: c.to_json() for c in claims}
+    assert by_id["beats_laat"]["holds"] is False
+    assert by_id["beats_laat"]["positive_control"]["holds"] is True
+    control = by_id["ablation_l2r"]["positive_control"]["measured"]
+    np.testing.assert_allclose(control["gain_kept_random"], (0.06 - 0.07) / (0.20 - 0.07), rtol=1e-6)
+    assert by_id["ablation_l2r"]["positive_control"]["holds"] is True
+    assert metrics["decoder_runs_hit_cap"] == 2                            # the two ablation-only rows
+    claims, _ = paper_claims.build(*_tables(oracle_f1=0.01))
+    assert {c.id: c.to_json() for c in claims}["beats_laat"]["positive_control"]["holds"] is False
