@@ -142,3 +142,17 @@ def test_reader_on_a_generated_page(tmp_path):
     t = R.answer_trajectory("What was the revenue of the Delta division in 2019?", [page], [1], "line", 60.0, 2.0)
     assert t.unanswerable
     assert R.understand("Which of the A, B and C divisions reported the highest staff in 2015?").divisions == ["A", "B", "C"]
+
+
+def test_fact_judge_asks_the_encoder_only_what_it_cannot_decide():
+    calls = []
+
+    def embed(texts):
+        calls.append(list(texts))
+        return np.array([[1.0, 0.0] if t.startswith("In ") else [0.0, 1.0] for t in texts])
+
+    gold = ["In 2019, the Coastal division reported revenue of 4,812 thousand dollars."]
+    assert S.fact_labels(gold, [gold[0]], embed, 0.6) == [True] and not calls  # identical: cosine 1
+    assert S.fact_labels(gold, ["In 2019, revenue was 4,813."], embed, 0.6) == [False] and not calls  # numbers differ
+    # same numbers, other words: the encoder decides (orthogonal unit vectors here: cosine 0 -> not consistent)
+    assert S.fact_labels(gold, ["Coastal, revenue (thousand dollars), 2019: 4812"], embed, 0.6) == [False] and calls

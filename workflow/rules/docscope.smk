@@ -1,6 +1,7 @@
 # docscope: trajectory-level evaluation of long-document QA (seed abstract 14). Per seed: the generated benchmark (PDFs,
 # element records, questions: a data rule whose outputs are tracked artifacts), one run of every system (trajectories +
-# per-question stage scores) and one judge-calibration set. Once: questions over the R manuals and the systems on them.
+# per-question stage scores; the OCR reader on the first documents) plus the judge-calibration set, in one job (MiniLM
+# loaded once). Once: questions over the R manuals and the systems on them.
 # Tables pool the seeds; figures are drawn from tables; claims are computed from tables.
 DOCSCOPE_BENCH = "results/docscope/benchmark/seed{seed}/documents.json"
 # the PDFs are named outputs (so the manifest lists every one): their number is known at parse time from the scale
@@ -75,6 +76,7 @@ rule docscope_run:
     output:
         rows="results/docscope/runs/seed{seed}.csv",
         trajectories="results/docscope/runs/trajectories_seed{seed}.jsonl",
+        calibration="results/docscope/runs/calibration_seed{seed}.csv",
     wildcard_constraints:
         seed=r"\d+",
     log:
@@ -84,32 +86,10 @@ rule docscope_run:
     threads: 1
     resources:
         mem_mb=3000,
-        runtime=30,
+        runtime=40,
     shell:
         "python -m neurips26 docscope run --config {input.config} --input {input.bench} --seed {wildcards.seed}"
-        " --output {output.rows} {output.trajectories} --threads {threads} > {log} 2>&1"
-
-
-rule docscope_calibrate:
-    input:
-        bench=DOCSCOPE_BENCH,
-        config="results/docscope/config.yaml",
-        code=code_files("docscope", exclude=DOCSCOPE_PRESENTATION),
-    output:
-        "results/docscope/runs/calibration_seed{seed}.csv",
-    wildcard_constraints:
-        seed=r"\d+",
-    log:
-        "logs/docscope/calibrate_seed{seed}.log",
-    benchmark:
-        "logs/docscope/benchmarks/calibrate_seed{seed}.tsv"
-    threads: 1
-    resources:
-        mem_mb=3000,
-        runtime=20,
-    shell:
-        "python -m neurips26 docscope calibrate --config {input.config} --input {input.bench} --seed {wildcards.seed}"
-        " --output {output} --threads {threads} > {log} 2>&1"
+        " --output {output.rows} {output.trajectories} {output.calibration} --threads {threads} > {log} 2>&1"
 
 
 rule docscope_real_questions:

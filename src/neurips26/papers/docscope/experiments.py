@@ -14,6 +14,7 @@ from neurips26.common import doc_benchmark as B
 from neurips26.common.documents import denormalize_box, render_page
 from neurips26.papers.docscope import scorers as S
 from neurips26.papers.docscope.index import Retriever, read_document
+from neurips26.papers.docscope.ocr import OcrDocument
 from neurips26.papers.docscope.reader import answer_trajectory, oracle_fact_trajectory
 from neurips26.papers.docscope.trajectory import Trajectory, parse, render
 
@@ -66,15 +67,18 @@ def _jitter(traj: Trajectory, rng, sigma: float) -> Trajectory:
     return Trajectory(regions, traj.facts, traj.answer)
 
 
-def run_seed(cfg, bench_dir, seed: int) -> tuple[pd.DataFrame, list[dict]]:
+def run_seed(cfg, bench_dir, seed: int, embed: Embedder | None = None) -> tuple[pd.DataFrame, list[dict]]:
     bm = B.load(bench_dir)
-    embed = Embedder(int(cfg.retrieval.minilm_max_tokens))
+    embed = embed or Embedder(int(cfg.retrieval.minilm_max_tokens))
     lam, thr, top_k = float(cfg.reader.lam), float(cfg.reader.threshold), int(cfg.retrieval.top_k)
     xs = float(cfg.reader.x_scale)
     rng = np.random.default_rng([seed, 17])
     rows, trajectories = [], []
+    ocr_docs = set(sorted(bm.documents)[: int(cfg.ocr.docs_per_seed)])
+    ocr_left = float("inf") if cfg.ocr.get("max_questions") is None else int(cfg.ocr.max_questions)
     for doc_id, meta in tqdm(sorted(bm.documents.items()), desc="documents", file=None):
         pages = read_document(meta["path"])
+        ocr = OcrDocument(meta["path"], float(cfg.ocr.dpi)) if doc_id in ocr_docs else None
         size = pages[0].size
         sizes = {p.number: p.size for p in pages}
 
@@ -91,6 +95,14 @@ def run_seed(cfg, bench_dir, seed: int) -> tuple[pd.DataFrame, list[dict]]:
                 for g in cfg.granularities:
                     outs[f"{k}_{g}"] = answer_trajectory(
                         q["question"], pages, ranked[k][:top_k], g, lam, thr, page_label=label
+                    )
+            if ocr is not None and ocr_left > 0:  # the pixel reader: OCR of the retrieved pages; boxes predicted
+                ocr_left -= 1
+                k = str(cfg.ocr.retriever)
+                cand = ocr.candidates(ranked[k][:top_k])
+                for g in cfg.ocr.granularities:
+                    outs[f"{k}_ocr_{g}"] = answer_trajectory(
+                        q["question"], cand, [p.number for p in cand], g, lam, thr, page_label=label, x_scale=xs
                     )
             main_k, main_g = str(cfg.main_system).split("_", 1)
             gold_pages = sorted({e["page"] for e in q["evidence"]}) or ranked[main_k][:top_k]
@@ -189,12 +201,12 @@ def _answer_variants(q: dict, rng) -> list[tuple[str, str, bool]]:
             ("scaled", str(v * 10), False), ("unanswerable", "Unanswerable", False)]  # fmt: skip
 
 
-def run_calibration(cfg, bench_dir, seed: int) -> pd.DataFrame:
+def run_calibration(cfg, bench_dir, seed: int, embed: Embedder | None = None) -> pd.DataFrame:
     """Labelled sets for the three offline judges; the gold label comes from construction (facts, answers) or from the
     rendered page (boxes: share of the gold element's ink covered, at the official 90% / 10% rule)."""
     bm = B.load(bench_dir)
     rng = np.random.default_rng([seed, 23])
-    embed = Embedder(int(cfg.retrieval.minilm_max_tokens))
+    embed = embed or Embedder(int(cfg.retrieval.minilm_max_tokens))
     dpi = float(cfg.judges.render_dpi)
     rows = []
     evs = [(q, e) for q in bm.questions for e in q["evidence"]]

@@ -107,15 +107,23 @@ def fact_consistent(gold: str, pred: str, cosine: float, threshold: float) -> bo
 
 
 def fact_labels(gold: list[str], pred: list[str], embed, threshold: float) -> list[bool]:
-    """For each gold fact: is some predicted fact consistent with it. `embed(texts) -> unit vectors`."""
+    """For each gold fact: is some predicted fact consistent with it. `embed(texts) -> unit vectors`.
+    The encoder is only asked about pairs it can decide: a pair whose numbers differ is inconsistent whatever its
+    cosine, and an identical pair has cosine 1 (so a job whose facts are all exact or all wrong never loads MiniLM)."""
     if not gold:
         return []
     if not pred:
         return [False] * len(gold)
-    g, p = embed(gold), embed(pred)
-    cos = g @ p.T
+    nums_ok = [[all(any(abs(g - p) < 1e-9 for p in numbers(pf)) for g in numbers(gf)) for pf in pred] for gf in gold]
+    need = any(ok and gf != pf for gf, row in zip(gold, nums_ok) for pf, ok in zip(pred, row))
+    if need:
+        g, p = embed(gold), embed(pred)
+        cos = g @ p.T
+    else:
+        cos = np.ones((len(gold), len(pred)))
     return [
-        any(fact_consistent(gf, pf, float(cos[i, j]), threshold) for j, pf in enumerate(pred)) for i, gf in enumerate(gold)
+        any(nums_ok[i][j] and (gf == pf or float(cos[i, j]) >= threshold) for j, pf in enumerate(pred))
+        for i, gf in enumerate(gold)
     ]
 
 

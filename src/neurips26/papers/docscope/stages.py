@@ -8,12 +8,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from neurips26.common import doc_benchmark as B
 from neurips26.common.artifacts import read_csvs, write_csv, write_text
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, write_claims_and_metrics
-from neurips26.papers.docscope import experiments, figures, paper_claims, tables
+
+# Loaded on first use (common/lazy.py): the benchmark generator brings reportlab, experiments pypdfium2 / rank-bm25 /
+# MiniLM, figures matplotlib; a table or claims job needs none of them.
+experiments, figures, paper_claims, tables = lazy_modules(
+    "neurips26.papers.docscope", "experiments", "figures", "paper_claims", "tables"
+)
+B = lazy_modules("neurips26.common", "doc_benchmark")
 
 
 def _embedded_only(ctx: StageContext) -> None:
@@ -31,22 +37,20 @@ def benchmark(ctx: StageContext) -> None:
 
 
 def run(ctx: StageContext) -> None:
-    """--input <bench>/documents.json --output runs/seed{s}.csv runs/trajectories_seed{s}.jsonl"""
+    """--input <bench>/documents.json --output runs/seed{s}.csv runs/trajectories_seed{s}.jsonl
+    runs/calibration_seed{s}.csv: every system on the seed's benchmark, then the judge-calibration set (one job, so
+    MiniLM is loaded once)."""
     seed = ctx.require_seed()
     seed_everything(seed)
     set_threads(ctx.threads)
-    if len(ctx.outputs) != 2:
-        raise UserError("run writes two files: --output seedN.csv trajectories_seedN.jsonl")
-    frame, trajectories = experiments.run_seed(ctx.cfg, ctx.inputs[0].parent, seed)
+    if len(ctx.outputs) != 3:
+        raise UserError("run writes three files: --output seedN.csv trajectories_seedN.jsonl calibration_seedN.csv")
+    embed = experiments.Embedder(int(ctx.cfg.retrieval.minilm_max_tokens))
+    frame, trajectories = experiments.run_seed(ctx.cfg, ctx.inputs[0].parent, seed, embed)
+    calibration = experiments.run_calibration(ctx.cfg, ctx.inputs[0].parent, seed, embed)
     write_csv(ctx.outputs[0], frame)
     write_text(ctx.outputs[1], "".join(json.dumps(t) + "\n" for t in trajectories))
-
-
-def calibrate(ctx: StageContext) -> None:
-    seed = ctx.require_seed()
-    seed_everything(seed)
-    set_threads(ctx.threads)
-    write_csv(ctx.output, experiments.run_calibration(ctx.cfg, ctx.inputs[0].parent, seed))
+    write_csv(ctx.outputs[2], calibration)
 
 
 def real_questions(ctx: StageContext) -> None:
@@ -83,13 +87,14 @@ def claims(ctx: StageContext) -> None:
     if len(ctx.inputs) != 4:
         raise UserError("claims needs --input main.csv dispersion.csv oracle.csv judge_kappa.csv")
     frames = [pd.read_csv(p) for p in ctx.inputs]
-    write_claims_and_metrics(ctx, *paper_claims.build(*frames, str(ctx.cfg.main_system)))
+    write_claims_and_metrics(
+        ctx, *paper_claims.build(*frames, str(ctx.cfg.main_system), str(ctx.cfg.claims.region_system))
+    )
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "benchmark": benchmark,
     "run": run,
-    "calibrate": calibrate,
     "real_questions": real_questions,
     "run_real": run_real,
     "table_main": _table(lambda f, cfg: tables.table_main(f)),
@@ -97,8 +102,8 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_oracle": _table(lambda f, cfg: tables.table_oracle(f, str(cfg.main_system))),
     "table_judge_kappa": _table(lambda f, cfg: tables.table_judge_kappa(f)),
     "table_real": _table(lambda f, cfg: tables.table_real(f)),
-    "figure_stage_funnel": figure_stage(figures.stage_funnel),
-    "figure_dispersion": figure_stage(figures.dispersion),
-    "figure_oracle": figure_stage(figures.oracle),
+    "figure_stage_funnel": figure_stage(deferred(figures, "stage_funnel")),
+    "figure_dispersion": figure_stage(deferred(figures, "dispersion")),
+    "figure_oracle": figure_stage(deferred(figures, "oracle")),
     "claims": claims,
 }
