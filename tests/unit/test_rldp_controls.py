@@ -15,6 +15,8 @@ def test_convergence_rule():
     assert not M.converged(think_ok, 0.70, 0.60, 0.98, 0.01)       # no-think still improving
     assert not M.converged(think_bad, 0.70, 0.70, 0.98, 0.01)      # think below target at one level
     assert not M.converged(think_ok, 0.70, -1.0, 0.98, 0.01)       # first check: no previous accuracy yet
+    assert M.converged(think_ok, 0.70, 0.10, 0.98, None)           # main's rule: the think route alone
+    assert not M.converged(think_bad, 0.70, 0.70, 0.98, None)
 
 
 def test_truth_score_orders_levels_and_breaks_ties():
