@@ -1,16 +1,18 @@
 """Generated multi-step arithmetic of graded difficulty, as fixed-length character sequences, and the MMLU mathematics
 questions (three grade levels) for the bundled SmolLM2.
 
-A problem is a chain of n bits, answered by their parity (sum mod 2): ``10110`` -> 1. Difficulty = n (steps). (Parity
-without a scratchpad is the classic case a small transformer cannot compute in one pass, while each scratchpad step,
-a copy and an XOR, is local; a pilot with digits mod 10 stalled: one-step modular addition of digits is itself slow for
-a small MLP to learn, the grokking task.) The
+A problem is a chain of n digits, answered by their sum mod 10: ``3917`` -> 0. Difficulty = n (steps). Each scratchpad
+step (one digit added mod 10 to the running total) is local, so the think route learns every level; the no-think route
+must add n digits mod 10 in one pass, which the small model learns only for n <= 2 (README: pilot). (An earlier
+version used bits and parity; the model learned parity of up to 6-10 bits in one pass, which left too little
+difficulty spread. Digits mod 10 stalled in an early pilot with random filler letters and a fast curriculum; a slower
+curriculum, ramp 100, grokks it after ~1000 steps.) The
 prompt is ``<pad...><filler>|<terms>?``: the filler (0..filler_max '_' characters) stands for the verbosity of a word
 problem, so prompt length is only a partial proxy of difficulty (random filler letters made the small model stall on a
 plateau in the pilot; a constant filler character does not). Prompts are left-padded to one
 length, so the '?' always sits at the same position (the model's learned positions then index terms from the right).
 After the prompt comes the route token, forced by the router and not counted: ``N`` (no think: the answer digit, ``$``)
-or ``T`` (think: the running parity after each term, read right to left, then ``=``, the answer digit, ``$``).
+or ``T`` (think: the running sum mod 10 after each term, read right to left, then ``=``, the answer digit, ``$``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 VOCAB = list("._|0123456789?TN=$")
 INDEX = {c: i for i, c in enumerate(VOCAB)}
 PAD, EOS, THINK, NO_THINK = INDEX["."], INDEX["$"], INDEX["T"], INDEX["N"]
-BASE = 2  # terms are bits; the answer is their sum mod BASE
+BASE = 10  # terms are digits; the answer is their sum mod BASE (parity, BASE 2, left too little difficulty spread)
 
 
 @dataclass

@@ -36,6 +36,11 @@ def _references(rng, task, steps: list[int], k: int) -> D.Problems:
     return D.make_problems(rng, rng.choice(list(steps), size=k), task.max_steps, task.filler_max)
 
 
+def truth_score(levels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The positive control's router: the true difficulty level, ties broken at random within a level."""
+    return np.asarray(levels, dtype=float) + 0.5 * rng.random(len(levels))
+
+
 def run(cfg, seed: int, net) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(per-problem rows, per-layer rows, timing rows) of one seed: references, probe set and test set are all drawn
     from this seed; the model is the cached one."""
@@ -77,6 +82,7 @@ def run(cfg, seed: int, net) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         "score_rldp": rldp(states), "score_probe": probe(states), "score_length": test.prompt_chars.astype(float),
         "score_rollout": rollout_score, "score_random": np.random.default_rng(seed + 2).random(len(test)),
         "score_oracle": (~routes["nothink"][0]).astype(float),
+        "score_truth": truth_score(test.steps, np.random.default_rng(seed + 3)),
     })
     fail = ~routes["nothink"][0]
     layers = []
@@ -150,7 +156,7 @@ def run_llm(cfg, folder: Path, seeds: list[int]) -> tuple[pd.DataFrame, pd.DataF
         probe = baselines.RidgeProbe(states[probe_idx], level[probe_idx].astype(float), rng=np.random.default_rng(seed))
         y = level[test_idx]
         scores = {"rldp": rldp(states[test_idx]), "probe": probe(states[test_idx]), "length": lengths[test_idx],
-                  "random": rng.random(len(test_idx))}
+                  "random": rng.random(len(test_idx)), "truth": truth_score(level[test_idx], rng)}
         for name, s in scores.items():
             out.append({"seed": seed, "router": name, "spearman": _spearman(s, y),
                         "auroc_college_vs_elementary": method.auroc(s[y != 2], y[y != 2] == 3),

@@ -7,7 +7,8 @@ import pandas as pd
 from neurips26.common.plotting import new_figure
 
 LABELS = {"rldp": "RLDP (8 refs)", "probe": "ridge probe (trained)", "rollout": "rollout agreement",
-          "length": "prompt length", "random": "random", "oracle": "oracle (no-think fails)"}
+          "length": "prompt length", "random": "random", "oracle": "oracle (no-think fails)",
+          "truth": "true difficulty (control)"}
 
 
 def score_vs_difficulty(table: pd.DataFrame):

@@ -104,17 +104,26 @@ def accuracy_by_steps(model, problems, think: bool, max_steps: int) -> dict[int,
     return {int(n): float(correct[problems.steps == n].mean()) for n in np.unique(problems.steps)}
 
 
+def converged(think: dict[int, float], plain_mean: float, previous: float, target: float,
+              plateau: float | None) -> bool:
+    """The convergence rule: the think route is >= target at every difficulty (the model solves every level by
+    reasoning) and, when `plateau` is set, the no-think route's mean validation accuracy rose by less than `plateau`
+    since the previous check (a variant, reported in the README as a sensitivity check)."""
+    return min(think.values()) >= target and (plateau is None or plain_mean - previous < plateau)
+
+
 def train(cfg, task, seed: int, log=print):
     """AdamW on both routes, with a curriculum (difficulty cap 1 + step // ramp: without it the mixed task stalls on a
     plateau where the model ignores the terms), until the convergence rule holds: every `eval_every` steps the think
     route is checked greedily on a validation set (seed + 10_000, never a test set); stop once its exact accuracy is
-    >= `target` at every difficulty, or at `max_steps`. Returns (model, history rows)."""
+    >= `target` at every difficulty (and, with `plateau` set, once the no-think route has plateaued: see converged).
+    `max_steps` is a safety cap only (the pilot checks it does not bind). Returns (model, history rows)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = build(cfg, n_positions(task))
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=0.01)
     val = D.sample_problems(np.random.default_rng(seed + 10_000), cfg.val_size, task.max_steps, task.filler_max)
-    history = []
+    history, previous = [], -1.0
     for step in range(1, cfg.max_steps + 1):
         lr = cfg.lr * min(1.0, step / cfg.warmup)
         for group in opt.param_groups:
@@ -130,11 +139,15 @@ def train(cfg, task, seed: int, log=print):
             model.eval()
             think = accuracy_by_steps(model, val, True, task.max_steps)
             plain = accuracy_by_steps(model, val, False, task.max_steps)
+            plain_mean = float(np.mean(list(plain.values())))
+            done = converged(think, plain_mean, previous, cfg.target, cfg.plateau)
+            previous = plain_mean
             history.append({"step": step, "loss": float(loss.detach()), "think_min_acc": min(think.values()),
+                            "nothink_mean_acc": plain_mean, "converged": done,
                             **{f"think_acc_{n}": a for n, a in think.items()},
                             **{f"nothink_acc_{n}": a for n, a in plain.items()}})
             log(f"step {step} loss {float(loss.detach()):.4f} think {think} nothink {plain}")
-            if min(think.values()) >= cfg.target:
+            if done:
                 break
     model.eval()
     return model, history

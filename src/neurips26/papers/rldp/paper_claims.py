@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim
+from neurips26.common.claims import Claim, PositiveControl
+
+TRUTH = "a router given the true difficulty level (ties broken at random) in place of RLDP"
 
 
 def _mean(main: pd.DataFrame, router: str, col: str) -> float:
@@ -20,7 +22,11 @@ def _encodes(main: pd.DataFrame) -> Claim:
          "length_spearman": _mean(main, "length", "spearman_steps"),
          "rollout_spearman": _mean(main, "rollout", "spearman_steps"),
          "rldp_spearman_min_seed": float(main.loc[main.router == "rldp", "spearman_steps"].min())},
-        ["tables/main.csv", "figures/score_vs_difficulty.png", "figures/layerwise_auroc.png"])
+        ["tables/main.csv", "figures/score_vs_difficulty.png", "figures/layerwise_auroc.png"],
+        positive_control=PositiveControl(TRUTH, {
+            "rldp_spearman": _mean(main, "truth", "spearman_steps"),
+            "probe_spearman": _mean(main, "probe", "spearman_steps"),
+            "length_spearman": _mean(main, "length", "spearman_steps")}))
 
 
 def _encodes_llm(llm: pd.DataFrame) -> Claim:
@@ -31,7 +37,10 @@ def _encodes_llm(llm: pd.DataFrame) -> Claim:
         "rldp_spearman >= 0.8 * probe_spearman and rldp_spearman > length_spearman",
         {"rldp_spearman": s.loc["rldp", "spearman"], "probe_spearman": s.loc["probe", "spearman"],
          "length_spearman": s.loc["length", "spearman"], "rldp_auroc_college_vs_elementary": s.loc["rldp", "auroc"]},
-        ["tables/llm.csv", "figures/layerwise_auroc.png"])
+        ["tables/llm.csv", "figures/layerwise_auroc.png"],
+        positive_control=PositiveControl("a router given the grade level (ties broken at random) in place of RLDP", {
+            "rldp_spearman": s.loc["truth", "spearman"], "probe_spearman": s.loc["probe", "spearman"],
+            "length_spearman": s.loc["length", "spearman"]}) if "truth" in s.index else None)
 
 
 def _wall(main: pd.DataFrame, timing: pd.DataFrame, router: str, overhead: str | None, plain: bool) -> float:
@@ -50,11 +59,14 @@ def _adaswitch(main: pd.DataFrame) -> Claim:
          "never_think_accuracy": _mean(main, "never_think", "accuracy_at_target"),
          "rldp_accuracy": _mean(main, "rldp", "accuracy_at_target"),
          "rldp_think_fraction": _mean(main, "rldp", "think_fraction_at_target")},
-        ["tables/main.csv", "figures/accuracy_cost_frontier.png"])
+        ["tables/main.csv", "figures/accuracy_cost_frontier.png"],
+        positive_control=PositiveControl(TRUTH, {
+            "rldp_tokens": _mean(main, "truth", "tokens_at_target"),
+            "always_think_tokens": _mean(main, "always_think", "tokens_at_target")}))
 
 
 def _efficiency(main: pd.DataFrame, timing: pd.DataFrame) -> Claim:
-    rldp, rollout, probe = (_mean(main, r, "tokens_at_target") for r in ("rldp", "rollout", "probe"))
+    rldp, rollout, probe, truth = (_mean(main, r, "tokens_at_target") for r in ("rldp", "rollout", "probe", "truth"))
     return Claim(
         "efficiency_vs_rollout", "AdaSwitch is >= 1.3x as efficient as rollout-based routing at the always-think "
         "accuracy (the paper: 1.34-2.00x; cost = generated tokens incl. rollouts) while matching the trained probe "
@@ -63,7 +75,9 @@ def _efficiency(main: pd.DataFrame, timing: pd.DataFrame) -> Claim:
          "oracle_tokens": _mean(main, "oracle", "tokens_at_target"),
          "efficiency_wall_time": _wall(main, timing, "rollout", "rollouts", False)
          / _wall(main, timing, "rldp", "rldp_forward", True)},
-        ["tables/main.csv", "tables/timing.csv", "figures/accuracy_cost_frontier.png"])
+        ["tables/main.csv", "tables/timing.csv", "figures/accuracy_cost_frontier.png"],
+        positive_control=PositiveControl(TRUTH, {
+            "efficiency_tokens": rollout / truth, "rldp_tokens": truth, "probe_tokens": probe}))
 
 
 def build(main: pd.DataFrame, llm: pd.DataFrame, timing: pd.DataFrame) -> tuple[list[Claim], dict]:

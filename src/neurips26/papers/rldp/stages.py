@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import atomic_path, write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
@@ -17,7 +16,11 @@ from neurips26.common.stage import (
     table_stage,
     write_claims_and_metrics,
 )
-from neurips26.papers.rldp import experiments, figures, paper_claims, tables
+
+# Loaded on first use (common/lazy.py): experiments brings torch and transformers, tables scipy.stats, figures
+# matplotlib; a job imports only what its stage needs.
+experiments, figures, paper_claims, tables = lazy_modules("neurips26.papers.rldp", "experiments", "figures",
+                                                          "paper_claims", "tables")
 
 PAPER_SOURCES = "MATH-500 / GSM8K and the hub models (Qwen3-8B, R1-distill)"
 
@@ -62,6 +65,8 @@ def run_llm(ctx: StageContext) -> None:
 
 def table_layers(ctx: StageContext) -> None:
     """Decoder layer CSVs and the SmolLM2 layer CSV (its file name starts with 'llm') in one table."""
+    import pandas as pd
+
     frames = [pd.read_csv(p).assign(model="smollm2" if p.name.startswith("llm") else "decoder") for p in ctx.inputs]
     if not frames:
         raise UserError("table_layers needs --input with the per-seed layer CSVs and llm_layers.csv")
@@ -71,6 +76,8 @@ def table_layers(ctx: StageContext) -> None:
 def claims(ctx: StageContext) -> None:
     if len(ctx.inputs) != 3:
         raise UserError("claims needs --input main.csv llm.csv timing.csv")
+    import pandas as pd
+
     write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
 
 
@@ -78,14 +85,14 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "train": train,
     "run": run,
     "run_llm": run_llm,
-    "table_main": table_stage(tables.table_main),
-    "table_frontier": table_stage(tables.table_frontier),
-    "table_difficulty": table_stage(tables.table_difficulty),
-    "table_timing": table_stage(tables.table_timing),
-    "table_llm": table_stage(tables.table_llm),
+    "table_main": table_stage(deferred(tables, "table_main")),
+    "table_frontier": table_stage(deferred(tables, "table_frontier")),
+    "table_difficulty": table_stage(deferred(tables, "table_difficulty")),
+    "table_timing": table_stage(deferred(tables, "table_timing")),
+    "table_llm": table_stage(deferred(tables, "table_llm")),
     "table_layers": table_layers,
-    "figure_score_vs_difficulty": figure_stage(figures.score_vs_difficulty),
-    "figure_layerwise_auroc": figure_stage(figures.layerwise_auroc),
-    "figure_accuracy_cost_frontier": figure_stage(figures.accuracy_cost_frontier),
+    "figure_score_vs_difficulty": figure_stage(deferred(figures, "score_vs_difficulty")),
+    "figure_layerwise_auroc": figure_stage(deferred(figures, "layerwise_auroc")),
+    "figure_accuracy_cost_frontier": figure_stage(deferred(figures, "accuracy_cost_frontier")),
 }
 STAGES["claims"] = claims

@@ -8,7 +8,7 @@ from scipy.stats import spearmanr
 
 from neurips26.papers.rldp import method
 
-ROUTERS = ["rldp", "probe", "rollout", "length", "random", "oracle"]
+ROUTERS = ["rldp", "probe", "rollout", "length", "random", "oracle", "truth"]  # truth: the positive control
 TOLERANCE = 0.01  # "reaches the always-think accuracy within 1 point"
 
 
