@@ -120,3 +120,35 @@ def test_real_questions_from_r_manuals():
             assert any(tuple(ln["bbox"]) == pytest.approx(tuple(ev["bbox"]), abs=0.01) for ln in lines)
         if q["op"] == "page":
             assert q["answer"] == str(q["evidence"][0]["page"])
+
+
+def test_docscope_benchmark_pinned(tmp_path):
+    """docscope's benchmark must stay byte-identical for the same spec and seed when the shared generator is extended
+    (docatlas's chain questions): the hashes were recorded on main before the extension was added."""
+    import hashlib
+
+    B.generate(tmp_path, B.Spec(n_docs=1, pages_min=20, pages_max=20, questions_per_doc=10), seed=5)
+    got = {f: hashlib.sha256((tmp_path / f).read_bytes()).hexdigest()
+           for f in ("documents.json", "elements.jsonl", "questions.jsonl")}
+    assert got == {
+        "documents.json": "caeaeccb2ceefc39a39c94853ffaec499790956736a47702817b9304dd7a3876",
+        "elements.jsonl": "f8a271777483e44a36f7db81f29e2ded5d27c0df1295fcd16879a57d9d078891",
+        "questions.jsonl": "5ee0c02f0388cee788b3568ff756b2d19be7e51f008f8632320ba82d946cfbd6",
+    }
+
+
+def test_chain_extension_records_and_bad_sizes(tmp_path):
+    """The chain extension (docatlas): every chain question's evidence is the project paragraph then the fact, on two
+    pages, and the answer is the fact's value; impossible sizes are a clear error."""
+    rec = B.generate(tmp_path, B.Spec(n_docs=1, pages_min=20, pages_max=20, questions_per_doc=8), seed=2,
+                     chains=B.Chains(projects_per_doc=6, questions_per_doc=4))
+    assert rec["chains"] == {"projects_per_doc": 6, "questions_per_doc": 4} and len(rec["documents"][0]["projects"]) == 6
+    bm = B.load(tmp_path)
+    chains = [q for q in bm.questions if q["op"] == "chain"]
+    assert len(chains) == 4
+    for q in chains:
+        proj, fact = q["evidence"]
+        assert proj["page"] != fact["page"] and q["answer"] == str(fact["value"])
+        assert rec["documents"][0]["projects"][re.search(r"Project (\w+)", q["question"]).group(1)] == fact["division"]
+    with pytest.raises(UserError, match="chains"):
+        B.Chains(projects_per_doc=3, questions_per_doc=5)

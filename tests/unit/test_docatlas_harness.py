@@ -1,32 +1,57 @@
 """The harness: observations never exceed the budget, notes cite real blocks, the question parser inverts the templates,
 the reader ignores distractors, the PDF text layer gives the blocks back, and the ablations behave as defined."""
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
+from neurips26.common import doc_benchmark as B
 from neurips26.papers.docatlas import agents, harness, retrieval, slots, world
 
-CFG = SimpleNamespace(divisions=6, projects=6, blocks_per_page=4, sentences_per_block=4)
+SPEC = B.Spec(n_docs=1, pages_min=20, pages_max=20, questions_per_doc=20, unanswerable_fraction=0.2,
+              evidence_kinds={"paragraph": 1.0})
 
 
 @pytest.fixture(scope="module")
-def corpus():
-    rng = np.random.default_rng(11)
-    doc, facts = world.make_document(rng, "t0", CFG)
-    questions = world.make_questions(rng, doc, facts, 40, [0.4, 0.4, 0.2])
-    return doc, facts, questions, retrieval.Index([b.text for b in doc.blocks], retrieval.HashEncoder())
+def generated(tmp_path_factory):
+    root = tmp_path_factory.mktemp("docatlas_bench")
+    B.generate(root, SPEC, seed=11, chains=B.Chains(projects_per_doc=8, questions_per_doc=6))
+    return root
 
 
-def test_parser_recovers_every_generated_question(corpus):
+@pytest.fixture(scope="module")
+def corpus(generated):
+    (doc,), questions = world.load_generated(generated, "t-")
+    return doc, None, questions, retrieval.Index([b.text for b in doc.blocks], retrieval.HashEncoder())
+
+
+def test_parser_recovers_every_generated_question(corpus, generated):
     _, _, questions, _ = corpus
+    raw = {f"t-{q['qid']}": q for q in B.load(generated).questions}
+    assert {q.kind for q in questions} == {"lookup", "difference", "total", "highest", "chain", "absent"}
     for q in questions:
         plan = slots.parse(q.text)
-        assert len(plan.slots) == (1 if q.kind in ("head", "city", "headcount", "revenue") else 2) or q.qtype == \
-            "unanswerable"
+        r = raw[q.id]
+        if r["op"] == "chain":
+            assert [s.rel for s in plan.slots] == ["runs", r["evidence"][1]["fact"].split(" reported ")[1].split(" of ")[0]]
+            assert plan.slots[0].subject in r["question"] and plan.slots[1].ref == 0
+        else:  # one slot per fact, each naming the fact's division (the generator's own records)
+            assert len(plan.slots) == max(r["n_evidence"], 1)
+            assert [s.subject for s in plan.slots][: len(r["evidence"])] == [e["division"] for e in
+                                                                             sorted(r["evidence"], key=lambda e:
+                                                                                    r["question"].index(e["division"]))]
     with pytest.raises(ValueError, match="outside the templates"):
         slots.parse("What is the meaning of life?")
+
+
+def test_chain_questions_are_cross_page_with_project_then_fact(generated):
+    bm = B.load(generated)
+    chains = [q for q in bm.questions if q["op"] == "chain"]
+    assert len(chains) == 6
+    for q in chains:
+        (p1, p2) = q["evidence"]
+        assert p1["page"] != p2["page"] and p1["fact"].startswith("Project ") and p1["value"] == p2["division"]
+        assert q["answer"] == str(p2["value"]) and p2["fact"] in " ".join(
+            e.text for e in bm.elements[q["doc_id"]] if e.element_id == p2["element_id"])
 
 
 def test_reader_answers_from_gold_evidence_and_ignores_distractors(corpus):
@@ -35,10 +60,14 @@ def test_reader_answers_from_gold_evidence_and_ignores_distractors(corpus):
     for q in questions:
         texts = [by_id[b].text for b in q.evidence_blocks]
         assert slots.read_context(slots.parse(q.text), texts) == q.answer
-    slot = slots.Slot("revenue", "Aldon", 2019)
-    assert slots.extract(slot, "Aldon", "Analysts expected the Aldon division to report revenue of 50.0 million in "
-                                        "2019.") is None
-    assert slots.extract(slot, "Aldon", "In 2019, the Aldon division reported revenue of 41.2 million.") == "41.2"
+    slot = slots.Slot("shipments", "Coastal", 2019)
+    assert slots.extract(slot, "Coastal", "In 2018, the Coastal division reported shipments of 1,234 containers.") is None
+    assert slots.extract(slot, "Coastal", "In 2019, the Inland division reported shipments of 1,234 containers.") is None
+    assert slots.extract(slot, "Coastal", "In 2019, the Coastal division reported shipments of 1,234 containers.") == \
+        "1,234"
+    runs = slots.Slot("runs", "Falcon")
+    assert slots.extract(runs, "Falcon", "Project Falcon received feedback from the Inland division.") is None
+    assert slots.extract(runs, "Falcon", "Project Falcon is run by the Coastal division.") == "Coastal"
 
 
 @pytest.mark.parametrize("budget", [64, 96, 192])
@@ -82,7 +111,7 @@ def test_disabled_tools_are_refused(corpus):
 
 def test_harness_solves_a_chain_question_that_static_rag_misses(corpus):
     doc, _, questions, index = corpus
-    chains = [q for q in questions if q.kind.startswith("chain")]
+    chains = [q for q in questions if q.kind == "chain"]
     assert chains
     full = [agents.run_episode(harness.DocAtlasEnv(doc, index, 96), agents.HarnessAgent(), q)["score"] for q in chains]
     rag = [float(agents.static_rag(doc, index, q, 96) == q.answer) for q in chains]
@@ -100,9 +129,7 @@ def test_episode_ends_at_the_step_limit(corpus):
     assert steps == 3 and info["prediction"] == slots.NOT_ANSWERABLE
 
 
-def test_pdf_text_layer_gives_the_blocks_back(corpus):
-    from neurips26.papers.docatlas.pdf import roundtrip
-
-    doc = corpus[0]
-    back = roundtrip(doc)
-    assert [b.text for b in back.blocks] == [" ".join(b.text.split()) for b in doc.blocks]
+def test_pdf_text_layer_gives_the_blocks_back(corpus, generated):
+    (source,), _ = world.load_generated(generated, "t-", from_pdf=False)  # the text the generator laid out
+    assert [b.text for b in corpus[0].blocks] == [" ".join(b.text.split()) for b in source.blocks]
+    assert [b.id for b in corpus[0].blocks] == [b.id for b in source.blocks]

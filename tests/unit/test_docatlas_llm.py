@@ -3,11 +3,10 @@
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
-from types import SimpleNamespace
 
-import numpy as np
 import pytest
 
+from neurips26.common import doc_benchmark as B
 from neurips26.common.errors import UserError
 from neurips26.papers.docatlas import agents, harness, retrieval, world
 from neurips26.papers.docatlas.llm_agent import LLMAgent, parse_action
@@ -30,16 +29,16 @@ class _Endpoint(BaseHTTPRequestHandler):
         pass
 
 
-def test_llm_agent_drives_the_harness_through_an_openai_compatible_endpoint(monkeypatch):
+def test_llm_agent_drives_the_harness_through_an_openai_compatible_endpoint(monkeypatch, tmp_path):
     server = HTTPServer(("127.0.0.1", 0), _Endpoint)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         monkeypatch.setenv("DOCATLAS_TEST_KEY", "secret")
         agent = LLMAgent(f"http://127.0.0.1:{server.server_port}/v1", "any-model", "DOCATLAS_TEST_KEY")
-        rng = np.random.default_rng(0)
-        doc, facts = world.make_document(rng, "t", SimpleNamespace(divisions=4, projects=4, blocks_per_page=4,
-                                                                   sentences_per_block=4))
-        q = world.make_questions(rng, doc, facts, 1, [0, 0, 1])[0]
+        B.generate(tmp_path, B.Spec(n_docs=1, pages_min=5, pages_max=5, questions_per_doc=2,
+                                    unanswerable_fraction=0.5), seed=0)
+        (doc,), questions = world.load_generated(tmp_path, "t-", from_pdf=False)
+        q = next(q for q in questions if q.qtype == "unanswerable")
         env = harness.DocAtlasEnv(doc, retrieval.Index([b.text for b in doc.blocks], retrieval.HashEncoder()), 96)
         r = agents.run_episode(env, agent, q)
         assert r["prediction"] == "Not answerable" and r["score"] == 1.0 and r["steps"] == 1

@@ -17,6 +17,12 @@ k=1 lookup ("What was the shipments of the Coastal division in 2019?"), k=2 diff
 k=3..4 total. Evidence pages are drawn for a target (number of clusters, distance bin); each evidence item records page,
 element_id, bbox (PDF points, top-left origin, see common/documents.py), the element kind, the gold fact sentence and
 value. Unanswerable questions ask a lookup of a fact the document never states (answer "Unanswerable", no evidence).
+
+Chain extension (docatlas; `generate(..., chains=Chains(...))`, off by default): the world gains projects, each run by one
+division ("Project Falcon is run by the Coastal division.", one paragraph each, plus a distractor "Project Falcon received
+feedback from the Inland division."), and two-hop chain questions "What was the shipments of the division that runs
+Project Falcon in 2019?" (op "chain"; evidence: the project paragraph, then the fact, on two different pages). Without
+`chains` nothing changes: no extra random draws, no extra keys, byte-identical files (pinned by a unit test).
 """
 
 from __future__ import annotations
@@ -97,6 +103,28 @@ class Spec:
         return spec
 
 
+PROJECTS = [
+    "Falcon", "Granite", "Juniper", "Lantern", "Meridian", "Nimbus", "Orchid", "Pioneer", "Quasar", "Rampart",
+    "Sextant", "Tundra", "Vanguard", "Willow", "Zenith", "Beacon", "Cobalt", "Ember",
+]  # fmt: skip
+
+
+@dataclass
+class Chains:
+    """The chain extension (docatlas): projects per document and two-hop chain questions per document (added after the
+    spec's questions); every project is stated once, with one distractor sentence naming another division."""
+
+    projects_per_doc: int = 8
+    questions_per_doc: int = 5
+
+    def __post_init__(self):
+        if not 0 <= self.questions_per_doc <= self.projects_per_doc <= len(PROJECTS):
+            raise UserError(
+                f"benchmark chains: need 0 <= questions_per_doc <= projects_per_doc <= {len(PROJECTS)}, "
+                f"got {self.questions_per_doc}, {self.projects_per_doc}"
+            )
+
+
 # ---- dispersion measures -----------------------------------------------------------------------------------------
 def clusters(pages: list[int], gap: int = 1) -> int:
     """Number of groups of evidence pages when pages at most `gap` apart are joined (0 for no pages)."""
@@ -120,6 +148,14 @@ def distance_bin(d: int, edges: list[int]) -> str:
 def fact_sentence(division: str, metric: str, year: int, value: int) -> str:
     unit = dict(METRICS)[metric]
     return f"In {year}, the {division} division reported {metric} of {value:,} {unit}."
+
+
+def project_sentence(project: str, division: str) -> str:
+    return f"Project {project} is run by the {division} division."
+
+
+def chain_question(project: str, metric: str, year: int) -> str:
+    return f"What was the {metric} of the division that runs Project {project} in {year}?"
 
 
 def _fmt_value(value: int) -> str:
@@ -200,7 +236,9 @@ class _Placement:
     element: Element | None = None
 
 
-def _build_doc(doc_id: str, rng, spec: Spec, pdf_path: Path) -> tuple[list[Element], list[dict], dict]:
+def _build_doc(
+    doc_id: str, rng, spec: Spec, pdf_path: Path, chains: Chains | None = None
+) -> tuple[list[Element], list[dict], dict]:
     n_pages = int(rng.integers(spec.pages_min, spec.pages_max + 1))
     divisions = [str(d) for d in rng.choice(DIVISIONS, size=spec.divisions_per_doc, replace=False)]
     org = f"{rng.choice(ORG_A)} {rng.choice(ORG_B)}"
@@ -264,6 +302,10 @@ def _build_doc(doc_id: str, rng, spec: Spec, pdf_path: Path) -> tuple[list[Eleme
                 ds, facts = ds[::-1], facts[::-1]
             questions.append({"qid": qid, "op": op, "divisions": ds, "metric": m, "year": y, "facts": facts, "_pl": evid})
             break
+    runs: dict = {}
+    if chains is not None:  # the chain extension (docatlas); draws nothing when off
+        runs = _plan_chains(rng, chains, spec, doc_id, n_pages, divisions, metric_names, used, per_page, placements,
+                            place, questions)  # fmt: skip
     # distractor facts: about one extra fact paragraph per page, on facts no question uses
     free = [f for f in values if f not in used]
     for page in range(1, n_pages + 1):
@@ -311,6 +353,9 @@ def _build_doc(doc_id: str, rng, spec: Spec, pdf_path: Path) -> tuple[list[Eleme
                  "clusters": 0, "distance_bin": "none"}
             )  # fmt: skip
             continue
+        if q.get("op") == "chain":
+            out.append(_chain_record(q, doc_id, values, spec))
+            continue
         evidence = []
         for f in q["facts"]:
             el = q["_pl"][f].element
@@ -334,7 +379,64 @@ def _build_doc(doc_id: str, rng, spec: Spec, pdf_path: Path) -> tuple[list[Eleme
         "divisions": divisions,
         "page_label_offset": builder.page_label_offset,
     }
+    if chains is not None:
+        meta["projects"] = runs
     return elements, out, meta
+
+
+def _plan_chains(rng, chains, spec, doc_id, n_pages, divisions, metric_names, used, per_page, placements, place,
+                 questions) -> dict:  # fmt: skip
+    """Projects run by divisions, their paragraphs and distractors, and the chain questions (appended to `questions`)."""
+    projects = [str(p) for p in rng.choice(PROJECTS, size=chains.projects_per_doc, replace=False)]
+    runs = {p: str(divisions[int(rng.integers(len(divisions)))]) for p in projects}
+
+    def free_page(avoid=()) -> int | None:
+        pages = [p for p in range(2, n_pages + 1) if per_page.get(p, 0) < spec.max_evidence_per_page and p not in avoid]
+        return int(pages[int(rng.integers(len(pages)))]) if pages else None
+
+    def put(kind, project, division, page) -> _Placement:
+        per_page[page] = per_page.get(page, 0) + 1
+        item = _Placement(kind, division, [("runs", project, division)], page)
+        placements.append(item)
+        return item
+
+    stated: dict = {}
+    for j, p in enumerate(projects[: chains.questions_per_doc]):
+        for _attempt in range(50):
+            m, y = str(rng.choice(metric_names)), int(rng.choice(YEARS))
+            fact = (runs[p], m, y)
+            p1 = free_page()
+            p2 = free_page(avoid=(p1,)) if p1 is not None else None
+            if fact in used or p2 is None:
+                continue
+            stated[p] = put("project", p, runs[p], p1)
+            questions.append({"qid": f"{doc_id}_c{j:02d}", "op": "chain", "project": p, "metric": m, "year": y,
+                              "facts": [fact], "_pl": {fact: place(fact, p2)}, "_project": stated[p]})  # fmt: skip
+            break
+    for p in projects:  # every project stated once (those without a question too), and one distractor each
+        if p not in stated and (page := free_page()) is not None:
+            stated[p] = put("project", p, runs[p], page)
+        other = [d for d in divisions if d != runs[p]]
+        page = free_page()
+        if page is not None:
+            put("feedback", p, str(other[int(rng.integers(len(other)))]), page)
+    return runs
+
+
+def _chain_record(q: dict, doc_id: str, values: dict, spec: Spec) -> dict:
+    (fact,) = q["facts"]
+    proj, el = q["_project"].element, q["_pl"][fact].element
+    evidence = [
+        {"page": proj.page, "element_id": proj.element_id, "kind": proj.kind, "bbox": [round(v, 3) for v in proj.bbox],
+         "fact": project_sentence(q["project"], fact[0]), "value": fact[0], "division": fact[0]},
+        {"page": el.page, "element_id": el.element_id, "kind": el.kind, "bbox": [round(v, 3) for v in el.bbox],
+         "fact": fact_sentence(*fact, values[fact]), "value": values[fact], "division": fact[0]},
+    ]  # fmt: skip
+    pages = [e["page"] for e in evidence]
+    return {"qid": q["qid"], "doc_id": doc_id, "question": chain_question(q["project"], q["metric"], q["year"]),
+            "op": "chain", "answer": str(values[fact]), "answerable": True, "evidence": evidence, "n_evidence": 2,
+            "distance": distance(pages), "clusters": clusters(pages, spec.cluster_gap),
+            "distance_bin": distance_bin(distance(pages), spec.distance_edges)}  # fmt: skip
 
 
 def _height(item: _Placement, b: PdfBuilder) -> float:
@@ -356,6 +458,13 @@ def _filler(b: PdfBuilder, rng, divisions, metrics, need: float) -> bool:
 
 def _draw(b: PdfBuilder, item: _Placement, values: dict, doc_id: str) -> Element:
     d = item.division
+    if item.kind in ("project", "feedback"):  # the chain extension: a project's paragraph or its distractor
+        ((_, project, division),) = item.facts
+        if item.kind == "project":
+            text = f"{project_sentence(project, division)} The project reports to the board twice a year."
+        else:
+            text = f"Project {project} received feedback from the {division} division during the review period."
+        return b.add_paragraph(text, meta={"facts": [list(f) for f in item.facts]})
     if item.kind == "paragraph":
         (f,) = item.facts
         lead = f"The {d} division kept detailed records during the period under review."
@@ -388,15 +497,15 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def generate(out_dir: str | Path, spec: Spec, seed: int) -> dict:
-    """Write the benchmark under `out_dir` and return the documents.json record."""
+def generate(out_dir: str | Path, spec: Spec, seed: int, chains: Chains | None = None) -> dict:
+    """Write the benchmark under `out_dir` and return the documents.json record (`chains`: the docatlas extension)."""
     out_dir = Path(out_dir)
     rng = np.random.default_rng(seed)
     all_elements, all_questions, docs = [], [], []
     for i in range(spec.n_docs):
         doc_id = f"doc{i:03d}"
         pdf = out_dir / "docs" / f"{doc_id}.pdf"
-        elements, questions, meta = _build_doc(doc_id, np.random.default_rng([seed, i]), spec, pdf)
+        elements, questions, meta = _build_doc(doc_id, np.random.default_rng([seed, i]), spec, pdf, chains)
         all_elements += [{"doc_id": doc_id, **e.to_dict()} for e in elements]
         all_questions += questions
         docs.append({**meta, "file": f"docs/{doc_id}.pdf", "sha256": _sha256(pdf)})
@@ -404,6 +513,8 @@ def generate(out_dir: str | Path, spec: Spec, seed: int) -> dict:
     write_text(out_dir / "elements.jsonl", "".join(json.dumps(e) + "\n" for e in all_elements))
     write_text(out_dir / "questions.jsonl", "".join(json.dumps(q) + "\n" for q in all_questions))
     record = {"seed": seed, "spec": asdict(spec), "documents": docs}
+    if chains is not None:
+        record["chains"] = asdict(chains)
     write_json(out_dir / "documents.json", record)
     return record
 

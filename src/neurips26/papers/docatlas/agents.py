@@ -95,7 +95,7 @@ class HarnessAgent:
         filled = len(self._values(obs))
         return np.array([1.0, (n - filled) / 2, n / 2, float(self.found), self.reads / 3, min(self.fails, 4) / 4,
                          obs["steps"] / obs["max_steps"], float(obs["candidates_left"] > 0),
-                         float(plan.combine == "chain"), float(plan.combine in ("sum", "compare")),
+                         float(plan.combine == "chain"), float(plan.combine in ("difference", "total", "highest")),
                          len(obs["notes"]) / 3])
 
     def _answer(self, obs, extra: dict | None = None) -> dict:

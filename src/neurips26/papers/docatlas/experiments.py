@@ -8,7 +8,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from neurips26.papers.docatlas import agents, harness, policy, retrieval, scorer, slots
-from neurips26.papers.docatlas.world import make_document, make_questions
+from neurips26.papers.docatlas.world import load_generated, spec_from_config
 
 ABLATIONS = {"harness": {}, "no_notes": {"notes": False}, "no_review": {"review": False},
              "no_refine": {"refine": False}}
@@ -18,22 +18,26 @@ def make_encoder(cfg):
     return retrieval.Encoder(cfg.retrieval.max_tokens) if cfg.retrieval.dense else retrieval.HashEncoder()
 
 
-def generated_corpus(cfg, seed: int, split: str, encoder) -> tuple[dict, list]:
-    """{doc id: (Document, Index)} and [(doc id, question)] for one split ("eval" or "train": separate seed streams).
-    Block text is what the PDF text layer gives back when `corpus.pdf` is set (see pdf.py)."""
-    c = cfg.corpus
-    rng = np.random.default_rng([seed, 0 if split == "eval" else 1])
-    docs, questions = {}, []
-    for i in range(c.docs if split == "eval" else c.train_docs):
-        doc, world = make_document(rng, f"{split}{seed}-{i}", c)
-        qs = make_questions(rng, doc, world, c.questions_per_doc, c.mix)
-        if c.pdf:
-            from neurips26.papers.docatlas.pdf import roundtrip
+TRAIN_SEED_OFFSET = 100_000  # the training reports: the shared generator at seed + this (a separate stream)
 
-            doc = roundtrip(doc)
-        docs[doc.id] = (doc, retrieval.Index([b.text for b in doc.blocks], encoder, cfg.retrieval.alpha))
-        questions += [(doc.id, q) for q in qs]
-    return docs, questions
+
+def generated_corpus(cfg, seed: int, split: str, encoder) -> tuple[dict, list]:
+    """{doc id: (Document, Index)} and [(doc id, question)] for one split ("eval" or "train"), from the shared
+    generator (`common/doc_benchmark.py` with its chain extension), written to a temporary folder and read back; block
+    text is what the PDF text layer gives back when `corpus.pdf` is set (see pdf.py)."""
+    import tempfile
+    from dataclasses import replace
+
+    from neurips26.common import doc_benchmark as B
+
+    spec, chains = spec_from_config(cfg.corpus)
+    if split == "train":
+        spec = replace(spec, n_docs=int(cfg.corpus.train_docs))
+    with tempfile.TemporaryDirectory() as tmp:
+        B.generate(tmp, spec, seed + (TRAIN_SEED_OFFSET if split == "train" else 0), chains)
+        docs, qs = load_generated(tmp, f"{split}{seed}-", from_pdf=bool(cfg.corpus.pdf))
+    index = {d.id: (d, retrieval.Index([b.text for b in d.blocks], encoder, cfg.retrieval.alpha)) for d in docs}
+    return index, [(q.doc, q) for q in qs]
 
 
 def _env(cfg, doc_index, budget, **flags):

@@ -120,7 +120,7 @@ class DocAtlasEnv:
             if i not in values:
                 who = subjects[i] or ""
                 year = str(s.year) if s.year else ""
-                return " ".join(x for x in (who, slots.KEYWORDS[s.rel], year, who) if x) if who else \
+                return " ".join(x for x in (who, slots.KEYWORDS[s.rel], year) if x) if who else \
                     f"{query} {slots.KEYWORDS[s.rel]}"
         return query
 

@@ -96,7 +96,7 @@ def manual_corpus(cfg, seed: int, encoder) -> tuple[dict, list]:
         if not foreign:  # one manual only (tiny scale): titles of the generated reports' templates stand in
             foreign = ["Installing packages on a cluster", "Reading spreadsheet files", "Writing graphics devices"]
         qs = make_manual_questions(rng, doc, outline, headings, foreign, cfg.manuals.questions_per_manual,
-                                   cfg.corpus.mix)
+                                   cfg.manuals.mix)
         docs[doc.id] = (doc, retrieval.Index([b.text for b in doc.blocks], encoder, cfg.retrieval.alpha))
         questions += [(doc.id, q) for q in qs]
     return docs, questions

@@ -1,8 +1,10 @@
-"""Question templates, the question parser (a question -> its slots and how they combine) and the extractive reader.
+"""The question parser (a question -> its slots and how they combine) and the extractive reader.
 
-A slot asks one relation of one subject (and a year for revenue); a chain slot's subject is the value of an earlier
-slot. The parser reads only the question text. The reader extracts a slot's value from block text with the exact fact
-pattern of that relation; distractor sentences (forecasts, former heads, ...) never match.
+The questions are the shared generator's (`common/doc_benchmark.py`: lookup, difference, total, highest, and the chain
+extension) and the R-manual templates. A slot asks one relation of one subject: a metric of a division in a year, the
+division that runs a project, a section's number; a chain slot's subject is the value of an earlier slot. The parser
+reads only the question text. The reader extracts a slot's value from block text with the exact fact pattern of that
+relation; distractors (the same metric in another year, another division, a project's feedback) never match.
 """
 
 from __future__ import annotations
@@ -10,39 +12,44 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-FORMATS = {"head": "Str", "city": "Str", "headcount": "Int", "revenue": "Float", "runs": "Str"}
-NOT_ANSWERABLE = "Not answerable"
+from neurips26.common import doc_benchmark as B
 
-_ASK = {"head": "Who heads the {s} division?", "city": "In which city is the {s} division headquartered?",
-        "headcount": "How many people does the {s} division employ?",
-        "revenue": "What revenue did the {s} division report in {y}?"}
-_CHAIN = {"head": "Who heads the division that runs Project {p}?",
-          "city": "In which city is the division that runs Project {p} headquartered?",
-          "revenue": "What revenue did the division that runs Project {p} report in {y}?"}
+NOT_ANSWERABLE = "Not answerable"
+UNITS = dict(B.METRICS)  # metric -> unit; a metric is a slot relation (subject: a division, with a year)
+FORMATS = {**{m: "Int" for m in UNITS}, "runs": "Str", "section": "Str"}
+
+# the shared generator's question texts (common/doc_benchmark.py: _question, chain_question) and the manual templates
+_METRIC = "(?P<m>" + "|".join(re.escape(m) for m in UNITS) + ")"
+_NAME = "[A-Z][a-z]+"
+_NAMES = rf"(?P<names>{_NAME}(?:, {_NAME})* and {_NAME})"
 _SECTION = "Which section number has the title '{s}'?"
 _ORDER = "Which section comes first, '{a}' or '{b}'?"
-_SUM = "How many people do the {a} and {b} divisions employ in total?"
-_COMPARE = "Which division reported higher revenue in {y}, {a} or {b}?"
+_PARSERS = [
+    (re.compile(rf"^What was the {_METRIC} of the (?P<s>{_NAME}) division in (?P<y>\d{{4}})\?$"), "one"),
+    (re.compile(rf"^What was the {_METRIC} of the division that runs Project (?P<p>{_NAME}) in (?P<y>\d{{4}})\?$"),
+     "chain"),
+    (re.compile(rf"^By how much did the {_METRIC} of the (?P<a>{_NAME}) division exceed that of the (?P<b>{_NAME}) "
+                rf"division in (?P<y>\d{{4}})\?$"), "difference"),
+    (re.compile(rf"^What was the combined {_METRIC} of the {_NAMES} divisions in (?P<y>\d{{4}})\?$"), "total"),
+    (re.compile(rf"^Which of the {_NAMES} divisions reported the highest {_METRIC} in (?P<y>\d{{4}})\?$"), "highest"),
+]
 
 # relation -> the fact sentence's pattern; {s} is the subject, {y} the year; the value is group "v"
-_FACT = {"head": r"The {s} division is headed by (?P<v>[A-Z][a-z]+ [A-Z][a-z]+)\.",
-         "city": r"The {s} division is headquartered in (?P<v>[A-Z][a-z]+)\.",
-         "headcount": r"The {s} division employs (?P<v>\d+) people\.",
-         "revenue": r"In {y}, the {s} division reported revenue of (?P<v>\d+(?:\.\d+)?) million\.",
-         "runs": r"Project {s} is run by the (?P<v>[A-Z][a-z]+) division\.",
-         "section": r"(?:^|\s)(?P<v>\d+(?:\.\d+)+) {s}(?!\w)"}
+_FACT = {m: rf"In {{y}}, the {{s}} division reported {re.escape(m)} of (?P<v>\d{{1,3}}(?:,\d{{3}})*) {re.escape(u)}\."
+         for m, u in UNITS.items()}
+_FACT.update({"runs": r"Project {s} is run by the (?P<v>[A-Z][a-z]+) division\.",
+              "section": r"(?:^|\s)(?P<v>\d+(?:\.\d+)+) {s}(?!\w)"})
 # words a refined query adds for a relation (the fact sentence's own words)
-KEYWORDS = {"head": "division is headed by", "city": "division is headquartered in", "headcount": "division employs people",
-            "revenue": "division reported revenue of million", "runs": "Project is run by the division",
-            "section": "section"}
+KEYWORDS = {**{m: f"division reported {m} of {u}" for m, u in UNITS.items()},
+            "runs": "Project is run by the division", "section": "section"}
 
 
-def ask(rel: str, s: str, y: int | None = None) -> str:
-    return _ASK[rel].format(s=s, y=y)
+def ask(metric: str, s: str, y: int) -> str:
+    return B._question("lookup", [s], metric, y)
 
 
-def ask_chain(rel: str, p: str, y: int | None = None) -> str:
-    return _CHAIN[rel].format(p=p, y=y)
+def ask_chain(metric: str, p: str, y: int) -> str:
+    return B.chain_question(p, metric, y)
 
 
 def ask_section(title: str) -> str:
@@ -51,14 +58,6 @@ def ask_section(title: str) -> str:
 
 def ask_order(a: str, b: str) -> str:
     return _ORDER.format(a=a, b=b)
-
-
-def ask_sum(a: str, b: str) -> str:
-    return _SUM.format(a=a, b=b)
-
-
-def ask_compare(a: str, b: str, y: int) -> str:
-    return _COMPARE.format(a=a, b=b, y=y)
 
 
 @dataclass(frozen=True)
@@ -79,32 +78,34 @@ class Plan:
     combine: str  # one | chain | sum | compare | order
 
 
-def _template_regex(template: str, name_pattern: str = "[A-Z][a-z]+") -> re.Pattern:
+def _template_regex(template: str) -> re.Pattern:
     pattern = re.escape(template)
-    for name in ("s", "p", "a", "b"):
-        pattern = pattern.replace(re.escape("{" + name + "}"), f"(?P<{name}>{name_pattern})")
-    return re.compile("^" + pattern.replace(re.escape("{y}"), r"(?P<y>\d{4})") + "$")
+    for name in ("s", "a", "b"):
+        pattern = pattern.replace(re.escape("{" + name + "}"), f"(?P<{name}>[^']+)")
+    return re.compile("^" + pattern + "$")
 
 
-_PARSERS = [(_template_regex(t), "one", rel) for rel, t in _ASK.items()]
-_PARSERS += [(_template_regex(t), "chain", rel) for rel, t in _CHAIN.items()]
-_PARSERS += [(_template_regex(_SUM), "sum", "headcount"), (_template_regex(_COMPARE), "compare", "revenue"),
-             (_template_regex(_SECTION, "[^']+"), "one", "section"), (_template_regex(_ORDER, "[^']+"), "order", "section")]
+_PARSERS += [(_template_regex(_SECTION), "section"), (_template_regex(_ORDER), "order")]
 
 
 def parse(question: str) -> Plan:
     """The slots a question asks for; ValueError for a question outside the templates."""
-    for regex, combine, rel in _PARSERS:
+    for regex, combine in _PARSERS:
         m = regex.match(question.strip())
         if not m:
             continue
         g = m.groupdict()
         y = int(g["y"]) if g.get("y") else None
+        if combine == "section":
+            return Plan((Slot("section", g["s"]),), "one")
+        if combine == "order":
+            return Plan((Slot("section", g["a"]), Slot("section", g["b"])), "order")
         if combine == "one":
-            return Plan((Slot(rel, g["s"], y),), combine)
+            return Plan((Slot(g["m"], g["s"], y),), "one")
         if combine == "chain":
-            return Plan((Slot("runs", g["p"]), Slot(rel, None, y, ref=0)), combine)
-        return Plan((Slot(rel, g["a"], y), Slot(rel, g["b"], y)), combine)
+            return Plan((Slot("runs", g["p"]), Slot(g["m"], None, y, ref=0)), "chain")
+        names = [g["a"], g["b"]] if combine == "difference" else g["names"].replace(" and ", ", ").split(", ")
+        return Plan(tuple(Slot(g["m"], n, y) for n in names), combine)
     raise ValueError(f"question outside the templates: {question!r}")
 
 
@@ -129,19 +130,24 @@ def extract(slot: Slot, subject: str | None, text: str) -> str | None:
     return m.group("v") if m else None
 
 
+def _num(v: str) -> int:
+    return int(v.replace(",", ""))
+
+
 def combine(plan: Plan, values: dict[int, str]) -> str:
-    """The final answer from the slot values; NOT_ANSWERABLE when a needed value is missing."""
-    if any(i not in values for i in range(len(plan.slots))):
+    """The final answer from the slot values (as the shared generator's `answer_of` computes it from the facts);
+    NOT_ANSWERABLE when a needed value is missing."""
+    n = len(plan.slots)
+    if any(i not in values for i in range(n)):
         return NOT_ANSWERABLE
-    if plan.combine in ("one", "chain"):
-        return values[len(plan.slots) - 1]
-    if plan.combine == "sum":
-        return str(sum(int(values[i]) for i in range(len(plan.slots))))
     if plan.combine == "order":  # the title whose section number comes first
         a, b = (tuple(int(x) for x in values[i].split(".")) for i in range(2))
         return plan.slots[0].subject if a <= b else plan.slots[1].subject
-    a, b = (float(values[i]) for i in range(2))
-    return plan.slots[0].subject if a >= b else plan.slots[1].subject
+    last = plan.slots[-1]
+    if plan.combine in ("one", "chain"):
+        return str(_num(values[n - 1])) if last.rel in UNITS else values[n - 1]
+    op = "lookup" if plan.combine == "one" else plan.combine
+    return B.answer_of(op, [s.subject for s in plan.slots], [_num(values[i]) for i in range(n)])
 
 
 def read_context(plan: Plan, texts: list[str]) -> str:

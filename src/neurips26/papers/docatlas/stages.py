@@ -6,13 +6,15 @@ import gzip
 import json
 from collections.abc import Callable
 
-import pandas as pd
-
 from neurips26.common.artifacts import atomic_path, write_csv
 from neurips26.common.errors import UserError
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, write_claims_and_metrics
-from neurips26.papers.docatlas import figures, paper_claims, tables
+
+# Loaded on first use (common/lazy.py): each job imports only what its stage needs (figures bring matplotlib, the run
+# brings the retriever, the generator and MiniLM; a table or claims job needs none of them).
+figures, paper_claims, tables = lazy_modules("neurips26.papers.docatlas", "figures", "paper_claims", "tables")
 
 
 def run(ctx: StageContext) -> None:
@@ -42,6 +44,8 @@ def run(ctx: StageContext) -> None:
 
 def _table(build: Callable, kind: str) -> Callable[[StageContext], None]:
     def stage(ctx: StageContext) -> None:
+        import pandas as pd
+
         frames = [pd.read_csv(p) for p in ctx.inputs]
         if not frames:
             raise UserError(f"table stage needs --input with the per-seed {kind} CSVs")
@@ -51,6 +55,8 @@ def _table(build: Callable, kind: str) -> Callable[[StageContext], None]:
 
 
 def claims(ctx: StageContext) -> None:
+    import pandas as pd
+
     if len(ctx.inputs) != 3:
         raise UserError("claims needs --input mmlb_style.csv ablation.csv rl_curve.csv")
     write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs], ctx.cfg))
@@ -58,11 +64,11 @@ def claims(ctx: StageContext) -> None:
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
-    "table_mmlb_style": _table(tables.mmlb_style, "episodes"),
-    "table_ablation": _table(tables.ablation, "episodes"),
-    "table_rl_curve": _table(tables.rl_curve, "rl_curve"),
-    "figure_acc_vs_budget": figure_stage(figures.acc_vs_budget),
-    "figure_ablation": figure_stage(figures.ablation),
-    "figure_rl_curve": figure_stage(figures.rl_curve),
+    "table_mmlb_style": _table(deferred(tables, "mmlb_style"), "episodes"),
+    "table_ablation": _table(deferred(tables, "ablation"), "episodes"),
+    "table_rl_curve": _table(deferred(tables, "rl_curve"), "rl_curve"),
+    "figure_acc_vs_budget": figure_stage(deferred(figures, "acc_vs_budget")),
+    "figure_ablation": figure_stage(deferred(figures, "ablation")),
+    "figure_rl_curve": figure_stage(deferred(figures, "rl_curve")),
     "claims": claims,
 }
