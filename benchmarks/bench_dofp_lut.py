@@ -1,4 +1,5 @@
-"""Speed of DoFP-LUT inference (table lookups only) against bilinear initialisation and the teacher network, on a
+"""Speed of DoFP-LUT inference (table lookups only: torch reference and fused kernel) against bilinear
+initialisation and the teacher network, on a
 512 x 512 colour-polarization mosaic, one thread.
 
     .venv/bin/pytest benchmarks/bench_dofp_lut.py --benchmark-enable
@@ -43,3 +44,13 @@ def test_teacher(benchmark, setup):
     raw, teacher, luts = setup
     out = benchmark.pedantic(method.teacher_demosaic, args=(raw, teacher, INDEX), rounds=2)
     assert (out - method.lut_demosaic(raw, luts, INDEX)).abs().mean() < 0.05  # quantisation error only
+
+
+def test_dofp_lut_fused_kernel(benchmark, setup):
+    from neurips26.papers.dofp_lut import kernel
+
+    raw, _, luts = setup
+    kernel.set_threads(1)
+    tables = kernel.tables(luts)
+    out = benchmark(kernel.fused_demosaic, raw, tables, INDEX)
+    assert abs(out - method.lut_demosaic(raw, luts, INDEX).numpy()).max() < 1e-4  # the torch reference's output

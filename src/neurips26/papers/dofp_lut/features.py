@@ -33,14 +33,14 @@ class Features:
 
 
 @lru_cache(maxsize=8)
-def window_maps(height: int, width: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def window_maps(height: int, width: int, device: str = "cpu") -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """For each window offset: the colour, analyzer and channel (colour * 4 + analyzer) of the sample there,
     with the bottom/right border replicated exactly as the raw values are (so labels always match values)."""
     colour, analyzer = cell_maps(height, width)
     padded = [F.pad(m[None, None].float(), (0, 1, 0, 1), mode="replicate")[0, 0].long() for m in (colour, analyzer)]
     cols = torch.stack([padded[0][dy:dy + height, dx:dx + width] for dy, dx in WINDOW])
     anas = torch.stack([padded[1][dy:dy + height, dx:dx + width] for dy, dx in WINDOW])
-    return cols, anas, cols * 4 + anas
+    return cols.to(device), anas.to(device), (cols * 4 + anas).to(device)
 
 
 def shifted_window(plane: torch.Tensor) -> torch.Tensor:
@@ -54,11 +54,11 @@ def compute(raw: torch.Tensor) -> Features:
     h, w = raw.shape
     x0 = bilinear(raw)
     s0c = x0.sum(dim=1) / 2
-    cols, anas, chans = window_maps(h, w)
+    cols, anas, chans = window_maps(h, w, str(raw.device))
     samples = shifted_window(raw)
     init_there = x0.reshape(12, h, w).gather(0, chans)
     level = s0c.gather(0, cols).clamp_min(EPS)
-    residual = torch.zeros(4, h, w).scatter_(0, anas, (samples - init_there) / level)
+    residual = torch.zeros(4, h, w, device=raw.device).scatter_(0, anas, (samples - init_there) / level)
     g = guide(raw)
     intensity = (x0[0].sum(0) + 2 * x0[1].sum(0) + x0[2].sum(0)) / 16  # the init's estimate of the guide
     detail = shifted_window((g - intensity) / intensity.clamp_min(EPS))

@@ -27,22 +27,24 @@ def separable(planes: torch.Tensor, taps: torch.Tensor, mode: str = "constant") 
     if mode == "reflect":
         x = F.pad(x, (r, r, r, r), mode="reflect")
     pad = 0 if mode == "reflect" else r
+    taps = taps.to(planes.device)
     x = F.conv2d(x, taps.view(1, 1, -1, 1).expand(channels, 1, -1, 1).contiguous(), padding=(pad, 0), groups=channels)
     x = F.conv2d(x, taps.view(1, 1, 1, -1).expand(channels, 1, 1, -1).contiguous(), padding=(0, pad), groups=channels)
     return x[0]
 
 
 @lru_cache(maxsize=8)
-def _bilinear_weights(height: int, width: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """The sampling masks and 1 / (local sample density) of every channel: image independent, so cached per size."""
-    m = masks(height, width).reshape(12, height, width)
+def _bilinear_weights(height: int, width: int, device: str = "cpu") -> tuple[torch.Tensor, torch.Tensor]:
+    """The sampling masks and 1 / (local sample density) of every channel: image independent, so cached per size
+    (and device: the `device: cuda` path keeps them on the GPU)."""
+    m = masks(height, width).reshape(12, height, width).to(device)
     return m, 1.0 / separable(m, TENT)
 
 
 def bilinear(raw: torch.Tensor) -> torch.Tensor:
     """Per-channel bilinear interpolation of the 12 channels (normalised convolution with the radius-4 tent)."""
     h, w = raw.shape
-    m, inv_density = _bilinear_weights(h, w)
+    m, inv_density = _bilinear_weights(h, w, str(raw.device))
     return (separable(m * raw, TENT) * inv_density).reshape(3, 4, h, w)
 
 

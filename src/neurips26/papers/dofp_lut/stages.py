@@ -62,6 +62,9 @@ def _timing_inputs(ctx: StageContext):
                         seed + experiments.TEST_SEED_OFFSET, ctx.cfg.scene)[0]
     teacher, luts, generic = timing.load_models(np.load(ctx.inputs[1], allow_pickle=False), ctx.cfg)
     runs = {name: run for name, (_, run) in experiments.methods(luts, generic, teacher, ctx.cfg).items()}
+    names = {*ctx.cfg.timing.methods, *ctx.cfg.throughput.methods} if ctx.cfg.timing.enabled \
+        else set(ctx.cfg.throughput.methods)
+    runs.update(timing.lut_runs(luts, ctx.cfg, names))  # dofp_lut = the fused kernel; dofp_lut_torch = the reference
     return runs, scene.raw
 
 
