@@ -152,3 +152,40 @@ def test_chain_extension_records_and_bad_sizes(tmp_path):
         assert rec["documents"][0]["projects"][re.search(r"Project (\w+)", q["question"]).group(1)] == fact["division"]
     with pytest.raises(UserError, match="chains"):
         B.Chains(projects_per_doc=3, questions_per_doc=5)
+
+
+def test_distractor_extension_shares_the_words_and_the_reader_rejects_it(tmp_path):
+    """The distractor extension (docatlas): every asked fact gets `per_fact` distractor paragraphs on other pages, with
+    the fact's division, metric, unit and year and a different value; docatlas's extractive reader (which reads only the
+    fact sentence's framing) never fills the slot from them, but does from the gold evidence."""
+    from neurips26.papers.docatlas import slots
+
+    rec = B.generate(tmp_path, B.Spec(n_docs=1, pages_min=24, pages_max=24, questions_per_doc=12,
+                                      evidence_kinds={"paragraph": 1.0}), seed=4,
+                     chains=B.Chains(projects_per_doc=4, questions_per_doc=3), distractors=B.Distractors(per_fact=3))
+    assert rec["distractors"] == {"per_fact": 3, "per_page": 6}
+    bm = B.load(tmp_path)
+    els = bm.elements["doc000"]
+    dis = [e for e in els if "distracts" in e.meta]
+    by_fact: dict = {}
+    for e in dis:
+        by_fact.setdefault(tuple(e.meta["distracts"]), []).append(e)
+    metric_facts = [ev for q in bm.questions for ev in q["evidence"] if ev["fact"].startswith("In ")]
+    assert len(metric_facts) >= 12
+    for ev in metric_facts:
+        year, metric = re.match(r"In (\d+), the \w+ division reported (.+?) of", ev["fact"]).groups()
+        division, fact = ev["division"], (ev["division"], metric, int(year))
+        found = by_fact.pop(fact)
+        assert len(found) == 3 and len({e.page for e in found}) == 3 and ev["page"] not in {e.page for e in found}
+        slot = slots.Slot(metric, None, int(year))
+        for e in found:
+            text = " ".join(e.text.split())
+            assert all(w in text for w in (division, metric, dict(B.METRICS)[metric], year)), text
+            assert e.meta["value"] != ev["value"] and f"{e.meta['value']:,}" in text
+            assert slots.extract(slot, division, e.text) is None, text
+        gold = next(e for e in els if e.element_id == ev["element_id"])
+        assert slots.extract(slot, division, gold.text) == f"{ev['value']:,}"
+    assert not by_fact  # no distractor for a fact no question asks
+    assert {e.meta["value"] for e in dis} and len({e.text.split(" ")[0] for e in dis}) >= 3  # several framings
+    with pytest.raises(UserError, match="distractors"):
+        B.Distractors(per_fact=-1)

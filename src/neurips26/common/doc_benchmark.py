@@ -23,6 +23,14 @@ division ("Project Falcon is run by the Coastal division.", one paragraph each, 
 feedback from the Inland division."), and two-hop chain questions "What was the shipments of the division that runs
 Project Falcon in 2019?" (op "chain"; evidence: the project paragraph, then the fact, on two different pages). Without
 `chains` nothing changes: no extra random draws, no extra keys, byte-identical files (pinned by a unit test).
+
+Distractor extension (docatlas; `generate(..., distractors=Distractors(per_fact=n))`, off by default): for every fact a
+question asks (chain facts included), n paragraphs on OTHER pages that reuse the fact's division, metric, unit and year
+with a different, wrong value in a non-fact framing (an analyst expectation, a target, a forecast made that year, an early
+estimate, an earlier plan's projection; `DISTRACTOR_TEMPLATES`). They never use the fact sentence's framing ("In <year>,
+the <division> division reported <metric> of ..."), so a reader that checks the framing rejects them, while a retrieval
+with the question's words finds them as readily as the fact. Element: a paragraph with meta `{"facts": [], "distracts":
+[division, metric, year], "value": wrong value}`. Without `distractors`: no extra draws, byte-identical files.
 """
 
 from __future__ import annotations
@@ -123,6 +131,36 @@ class Chains:
                 f"benchmark chains: need 0 <= questions_per_doc <= projects_per_doc <= {len(PROJECTS)}, "
                 f"got {self.questions_per_doc}, {self.projects_per_doc}"
             )
+
+
+DISTRACTOR_TEMPLATES = [
+    "Analysts had expected the {d} division to report {m} of {v} {u} in {y}.",
+    "For {y}, the {d} division had set a target for {m} of {v} {u}.",
+    "In {y}, the {d} division forecast {m} of {v} {u} for the following year.",
+    "An early estimate put the {m} of the {d} division in {y} at {v} {u}, before the final count.",
+    "The plan of {y0} projected that the {d} division would report {m} of {v} {u} in {y}.",
+]
+
+
+@dataclass
+class Distractors:
+    """The distractor extension (docatlas): `per_fact` non-fact paragraphs per asked fact, on other pages, at most
+    `per_page` on one page (beside the spec's max_evidence_per_page facts)."""
+
+    per_fact: int = 2
+    per_page: int = 6
+
+    def __post_init__(self):
+        if self.per_fact < 0 or self.per_page < 1:
+            raise UserError(
+                f"benchmark distractors: need per_fact >= 0, per_page >= 1, got {self.per_fact}, {self.per_page}"
+            )
+
+
+def distractor_sentence(template: int, division: str, metric: str, year: int, value: int) -> str:
+    return DISTRACTOR_TEMPLATES[template].format(
+        d=division, m=metric, u=dict(METRICS)[metric], y=year, v=_fmt_value(value), y0=year - 2
+    )
 
 
 # ---- dispersion measures -----------------------------------------------------------------------------------------
@@ -234,10 +272,11 @@ class _Placement:
     facts: list  # [(division, metric, year)]
     page: int
     element: Element | None = None
+    distract: tuple | None = None  # the distractor extension: (fact, wrong value, template index)
 
 
 def _build_doc(
-    doc_id: str, rng, spec: Spec, pdf_path: Path, chains: Chains | None = None
+    doc_id: str, rng, spec: Spec, pdf_path: Path, chains: Chains | None = None, distractors: Distractors | None = None
 ) -> tuple[list[Element], list[dict], dict]:
     n_pages = int(rng.integers(spec.pages_min, spec.pages_max + 1))
     divisions = [str(d) for d in rng.choice(DIVISIONS, size=spec.divisions_per_doc, replace=False)]
@@ -306,6 +345,8 @@ def _build_doc(
     if chains is not None:  # the chain extension (docatlas); draws nothing when off
         runs = _plan_chains(rng, chains, spec, doc_id, n_pages, divisions, metric_names, used, per_page, placements,
                             place, questions)  # fmt: skip
+    if distractors is not None:  # the distractor extension (docatlas); draws nothing when off
+        _plan_distractors(rng, distractors, n_pages, questions, values, placements)
     # distractor facts: about one extra fact paragraph per page, on facts no question uses
     free = [f for f in values if f not in used]
     for page in range(1, n_pages + 1):
@@ -423,6 +464,30 @@ def _plan_chains(rng, chains, spec, doc_id, n_pages, divisions, metric_names, us
     return runs
 
 
+def _plan_distractors(rng, dis: Distractors, n_pages: int, questions: list, values: dict, placements: list) -> None:
+    """`dis.per_fact` distractor paragraphs per asked fact, each on a page other than the fact's (and other than the
+    fact's other distractors'), at most `dis.per_page` per page; the value differs from the true one."""
+    count: dict[int, int] = {}
+    for q in questions:
+        for fact in q.get("facts", []):
+            avoid = {q["_pl"][fact].page}
+            for _ in range(dis.per_fact):
+                pages = [p for p in range(2, n_pages + 1) if count.get(p, 0) < dis.per_page and p not in avoid]
+                if not pages:
+                    raise UserError(
+                        f"benchmark distractors: no page left for {dis.per_fact} distractors per fact of {n_pages} "
+                        f"pages (at most {dis.per_page} a page): lower per_fact or raise per_page"
+                    )
+                page = int(pages[int(rng.integers(len(pages)))])
+                wrong = int(rng.integers(100, 10000))
+                while wrong == values[fact]:
+                    wrong = int(rng.integers(100, 10000))
+                template = int(rng.integers(len(DISTRACTOR_TEMPLATES)))
+                count[page] = count.get(page, 0) + 1
+                avoid.add(page)
+                placements.append(_Placement("distractor", fact[0], [], page, distract=(fact, wrong, template)))
+
+
 def _chain_record(q: dict, doc_id: str, values: dict, spec: Spec) -> dict:
     (fact,) = q["facts"]
     proj, el = q["_project"].element, q["_pl"][fact].element
@@ -440,7 +505,8 @@ def _chain_record(q: dict, doc_id: str, values: dict, spec: Spec) -> dict:
 
 
 def _height(item: _Placement, b: PdfBuilder) -> float:
-    return {"table": 4 * (b.body_size - 1) * 1.8 + 40, "chart": 170 + 10}.get(item.kind, 6 * b.body_size * b.leading)
+    lines = 3 if item.kind == "distractor" else 6  # a distractor paragraph: two lines
+    return {"table": 4 * (b.body_size - 1) * 1.8 + 40, "chart": 170 + 10}.get(item.kind, lines * b.body_size * b.leading)
 
 
 def _filler(b: PdfBuilder, rng, divisions, metrics, need: float) -> bool:
@@ -458,6 +524,10 @@ def _filler(b: PdfBuilder, rng, divisions, metrics, need: float) -> bool:
 
 def _draw(b: PdfBuilder, item: _Placement, values: dict, doc_id: str) -> Element:
     d = item.division
+    if item.kind == "distractor":  # the distractor extension: a fact's words, a wrong value, a non-fact framing
+        fact, wrong, template = item.distract
+        text = f"{distractor_sentence(template, *fact, wrong)} The figure was not part of the audited accounts."
+        return b.add_paragraph(text, meta={"facts": [], "distracts": list(fact), "value": wrong})
     if item.kind in ("project", "feedback"):  # the chain extension: a project's paragraph or its distractor
         ((_, project, division),) = item.facts
         if item.kind == "project":
@@ -497,15 +567,18 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def generate(out_dir: str | Path, spec: Spec, seed: int, chains: Chains | None = None) -> dict:
-    """Write the benchmark under `out_dir` and return the documents.json record (`chains`: the docatlas extension)."""
+def generate(
+    out_dir: str | Path, spec: Spec, seed: int, chains: Chains | None = None, distractors: Distractors | None = None
+) -> dict:
+    """Write the benchmark under `out_dir` and return the documents.json record (`chains`, `distractors`: the docatlas
+    extensions)."""
     out_dir = Path(out_dir)
     rng = np.random.default_rng(seed)
     all_elements, all_questions, docs = [], [], []
     for i in range(spec.n_docs):
         doc_id = f"doc{i:03d}"
         pdf = out_dir / "docs" / f"{doc_id}.pdf"
-        elements, questions, meta = _build_doc(doc_id, np.random.default_rng([seed, i]), spec, pdf, chains)
+        elements, questions, meta = _build_doc(doc_id, np.random.default_rng([seed, i]), spec, pdf, chains, distractors)
         all_elements += [{"doc_id": doc_id, **e.to_dict()} for e in elements]
         all_questions += questions
         docs.append({**meta, "file": f"docs/{doc_id}.pdf", "sha256": _sha256(pdf)})
@@ -515,6 +588,8 @@ def generate(out_dir: str | Path, spec: Spec, seed: int, chains: Chains | None =
     record = {"seed": seed, "spec": asdict(spec), "documents": docs}
     if chains is not None:
         record["chains"] = asdict(chains)
+    if distractors is not None:
+        record["distractors"] = asdict(distractors)
     write_json(out_dir / "documents.json", record)
     return record
 

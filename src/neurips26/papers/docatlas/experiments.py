@@ -30,11 +30,11 @@ def generated_corpus(cfg, seed: int, split: str, encoder) -> tuple[dict, list]:
 
     from neurips26.common import doc_benchmark as B
 
-    spec, chains = spec_from_config(cfg.corpus)
+    spec, chains, distractors = spec_from_config(cfg.corpus)
     if split == "train":
         spec = replace(spec, n_docs=int(cfg.corpus.train_docs))
     with tempfile.TemporaryDirectory() as tmp:
-        B.generate(tmp, spec, seed + (TRAIN_SEED_OFFSET if split == "train" else 0), chains)
+        B.generate(tmp, spec, seed + (TRAIN_SEED_OFFSET if split == "train" else 0), chains, distractors)
         docs, qs = load_generated(tmp, f"{split}{seed}-", from_pdf=bool(cfg.corpus.pdf))
     index = {d.id: (d, retrieval.Index([b.text for b in d.blocks], encoder, cfg.retrieval.alpha)) for d in docs}
     return index, [(q.doc, q) for q in qs]

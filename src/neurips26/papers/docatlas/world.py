@@ -50,13 +50,16 @@ class Document:
 
 
 def spec_from_config(c):
-    """The shared generator's Spec and Chains from docatlas's `corpus` config (split sizes set by the caller)."""
+    """The shared generator's Spec, Chains and Distractors from docatlas's `corpus` config (split sizes set by the
+    caller); `corpus.distractors_per_fact` 0 or absent: no distractor extension."""
     from neurips26.common import doc_benchmark as B
 
     spec = B.Spec(n_docs=int(c.docs), pages_min=int(c.pages_min), pages_max=int(c.pages_max),
                   questions_per_doc=int(c.questions_per_doc), unanswerable_fraction=float(c.unanswerable_fraction),
                   evidence_kinds=dict(c.evidence_kinds))
-    return spec, B.Chains(projects_per_doc=int(c.projects), questions_per_doc=int(c.chain_questions_per_doc))
+    n = int(c.get("distractors_per_fact", 0) or 0)
+    return (spec, B.Chains(projects_per_doc=int(c.projects), questions_per_doc=int(c.chain_questions_per_doc)),
+            B.Distractors(per_fact=n) if n > 0 else None)
 
 
 def _question(q: dict, prefix: str) -> Question:
