@@ -47,3 +47,26 @@ def test_the_claims_stage_names_its_tables_when_inputs_are_missing(tmp_path):
     with pytest.raises(UserError, match="first.csv second.csv"):
         stage(StageContext("mec_mmd", OmegaConf.create({}), inputs=_tables(tmp_path, 1.0), outputs=outputs))
     assert not any(p.exists() for p in outputs)
+
+
+def test_the_npz_figure_stage_draws_from_the_saved_arrays_and_refuses_other_inputs(tmp_path):
+    import numpy as np
+
+    from neurips26.common.plotting import new_figure
+    from neurips26.common.stage import npz_figure_stage
+
+    seen = {}
+
+    def draw(arrays):
+        seen.update(arrays)
+        fig, (ax,) = new_figure()
+        ax.imshow(arrays["frame"])
+        return fig
+
+    np.savez(tmp_path / "frames.npz", frame=np.eye(4))
+    stage = npz_figure_stage(draw)
+    stage(StageContext("dodge_it", OmegaConf.create({}), inputs=[tmp_path / "frames.npz"], outputs=[tmp_path / "f.png"]))
+    assert (tmp_path / "f.png").stat().st_size > 0 and np.array_equal(seen["frame"], np.eye(4))
+    with pytest.raises(UserError, match="ARRAYS.npz"):
+        stage(StageContext("dodge_it", OmegaConf.create({}), inputs=[tmp_path / "t.csv"], outputs=[tmp_path / "g.png"]))
+    assert not (tmp_path / "g.png").exists()

@@ -69,6 +69,24 @@ def figure_stage(draw: Callable) -> Stage:
     return stage
 
 
+def npz_figure_stage(draw: Callable) -> Stage:
+    """A stage that draws one figure from one saved .npz of arrays (example images, rollout frames), read without
+    pickle."""
+
+    def stage(ctx: StageContext) -> None:
+        import numpy as np
+
+        from neurips26.common.plotting import save_figure
+
+        if len(ctx.inputs) != 1 or ctx.inputs[0].suffix != ".npz":
+            raise UserError("this figure stage reads exactly one arrays file: give --input ARRAYS.npz")
+        with np.load(ctx.inputs[0], allow_pickle=False) as data:
+            arrays = {key: data[key] for key in data.files}
+        save_figure(draw(arrays), ctx.output)
+
+    return stage
+
+
 def claims_stage(build: Callable, tables: tuple[str, ...], with_config: bool = True) -> Stage:
     """The claims stage of a paper whose verdicts are a function of its saved tables: reads one CSV per name in
     `tables` (given as --input in that order), calls build(*frames[, cfg]) -> (claims, metrics) and writes both."""

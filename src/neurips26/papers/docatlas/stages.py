@@ -10,7 +10,13 @@ from neurips26.common.artifacts import atomic_path, write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, require_embedded, write_claims_and_metrics
+from neurips26.common.stage import (
+    StageContext,
+    claims_stage,
+    figure_stage,
+    prepared_data_dir,
+    require_embedded,
+)
 
 # Loaded on first use (common/lazy.py): each job imports only what its stage needs (figures bring matplotlib, the run
 # brings the retriever, the generator and MiniLM; a table or claims job needs none of them).
@@ -54,14 +60,6 @@ def _table(build: Callable, kind: str) -> Callable[[StageContext], None]:
     return stage
 
 
-def claims(ctx: StageContext) -> None:
-    import pandas as pd
-
-    if len(ctx.inputs) != 3:
-        raise UserError("claims needs --input mmlb_style.csv ablation.csv rl_curve.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs], ctx.cfg))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     "table_mmlb_style": _table(deferred(tables, "mmlb_style"), "episodes"),
@@ -70,5 +68,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_acc_vs_budget": figure_stage(deferred(figures, "acc_vs_budget")),
     "figure_ablation": figure_stage(deferred(figures, "ablation")),
     "figure_rl_curve": figure_stage(deferred(figures, "rl_curve")),
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("mmlb_style", "ablation", "rl_curve")),
 }

@@ -7,7 +7,14 @@ from collections.abc import Callable
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, table_stage, write_claims_and_metrics
+from neurips26.common.stage import (
+    StageContext,
+    figure_stage,
+    npz_figure_stage,
+    prepared_data_dir,
+    table_stage,
+    write_claims_and_metrics,
+)
 
 # Loaded on first use (common/lazy.py): experiments brings OpenCV, the OCR engines and reportlab, figures brings
 # matplotlib; a table, figure or claims job imports only what it needs.
@@ -48,18 +55,6 @@ def examples(ctx: StageContext) -> None:
     write_npz(ctx.output, {k: v[::2, ::2] for k, v in arrays.items()})
 
 
-def figure_examples(ctx: StageContext) -> None:
-    import numpy as np
-
-    from neurips26.common.plotting import save_figure
-
-    if len(ctx.inputs) != 1:
-        raise UserError("figure_degradation_examples reads one file: --input examples.npz")
-    with np.load(ctx.inputs[0], allow_pickle=False) as data:
-        arrays = {k: data[k] for k in data.files}
-    save_figure(figures.degradation_examples(arrays), ctx.output)
-
-
 def claims(ctx: StageContext) -> None:
     import pandas as pd
 
@@ -76,6 +71,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_translation": table_stage(deferred(tables, "translation")),
     "figure_edit_by_condition": figure_stage(deferred(figures, "edit_by_condition")),
     "figure_severity_curve": figure_stage(deferred(figures, "severity_curve")),
-    "figure_degradation_examples": figure_examples,
+    "figure_degradation_examples": npz_figure_stage(deferred(figures, "degradation_examples")),
     "claims": claims,
 }

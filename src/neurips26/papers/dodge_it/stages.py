@@ -7,16 +7,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from neurips26.common.artifacts import write_csv, write_npz
 from neurips26.common.errors import UserError
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
+    npz_figure_stage,
     require_embedded,
     table_stage,
-    write_claims_and_metrics,
 )
 
 REAL = "SafeLIBERO / LIBERO assets and a VLA checkpoint (OpenVLA-OFT)"
@@ -88,28 +88,8 @@ def run_eval(ctx: StageContext) -> None:
     write_csv(ctx.outputs[0], episodes)
 
 
-def figure_rollout_frames(ctx: StageContext) -> None:
-    """--input frames.npz (of the first seed) --output rollout_frames.png"""
-    from neurips26.common.plotting import save_figure
-    from neurips26.papers.dodge_it import figures
-
-    if len(ctx.inputs) != 1 or ctx.inputs[0].suffix != ".npz":
-        raise UserError("figure_rollout_frames reads one FRAMES.npz written by run_eval")
-    with np.load(ctx.inputs[0], allow_pickle=False) as arrays:
-        frames = {k: arrays[k] for k in arrays.files}
-    save_figure(figures.rollout_frames(frames), ctx.output)
-
-
-def claims(ctx: StageContext) -> None:
-    from neurips26.papers.dodge_it import paper_claims
-
-    if len(ctx.inputs) != 3:
-        raise UserError("claims needs --input safelibero_proxy.csv trace_vs_contacts.csv per_seed.csv")
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
-
-
 def _stages() -> dict[str, Callable[[StageContext], None]]:
-    from neurips26.papers.dodge_it import figures, tables
+    from neurips26.papers.dodge_it import figures, paper_claims, tables
 
     return {
         "run_bc": run_bc, "run_rl_success": run_rl("success"), "run_rl_dodge": run_rl("dodge"), "run_eval": run_eval,
@@ -119,8 +99,9 @@ def _stages() -> dict[str, Callable[[StageContext], None]]:
         "table_rl_curves": table_stage(tables.rl_curves),
         "figure_sr_car_scatter": figure_stage(figures.sr_car_scatter),
         "figure_rl_curves": figure_stage(figures.rl_curves),
-        "figure_rollout_frames": figure_rollout_frames,
-        "claims": claims,
+        "figure_rollout_frames": npz_figure_stage(figures.rollout_frames),
+        "claims": claims_stage(paper_claims.build, ("safelibero_proxy", "trace_vs_contacts", "per_seed"),
+                               with_config=False),
     }
 
 

@@ -11,9 +11,15 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv, write_json, write_npz
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import lazy_modules
+from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
-from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, table_stage, write_claims_and_metrics
+from neurips26.common.stage import (
+    StageContext,
+    claims_stage,
+    figure_stage,
+    prepared_data_dir,
+    table_stage,
+)
 from neurips26.papers.plant import figures, tables
 
 # Loaded on first use (common/lazy.py): experiments brings torch and scikit-learn, which a table, figure or claims job
@@ -97,13 +103,6 @@ def dataset_table(ctx: StageContext) -> None:
     write_csv(ctx.output, pd.DataFrame([prepared["stats"]]))
 
 
-def claims(ctx: StageContext) -> None:
-    names = ["main", "rare", "fraction", "ablation"]
-    if len(ctx.inputs) != len(names):
-        raise UserError(f"claims needs --input {' '.join(n + '.csv' for n in names)}")
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "prepare": prepare,
     "cache": cache,
@@ -111,5 +110,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_dataset": dataset_table,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims,
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "rare", "fraction", "ablation"),
+                           with_config=False),
 }

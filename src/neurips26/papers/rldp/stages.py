@@ -10,11 +10,11 @@ from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
+    claims_stage,
     figure_stage,
     prepared_data_dir,
     require_embedded,
     table_stage,
-    write_claims_and_metrics,
 )
 
 # Loaded on first use (common/lazy.py): experiments brings torch and transformers, tables scipy.stats, figures
@@ -73,14 +73,6 @@ def table_layers(ctx: StageContext) -> None:
     write_csv(ctx.output, tables.table_layers(pd.concat(frames, ignore_index=True)))
 
 
-def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 3:
-        raise UserError("claims needs --input main.csv llm.csv timing.csv")
-    import pandas as pd
-
-    write_claims_and_metrics(ctx, *paper_claims.build(*[pd.read_csv(p) for p in ctx.inputs]))
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "train": train,
     "run": run,
@@ -95,4 +87,4 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_layerwise_auroc": figure_stage(deferred(figures, "layerwise_auroc")),
     "figure_accuracy_cost_frontier": figure_stage(deferred(figures, "accuracy_cost_frontier")),
 }
-STAGES["claims"] = claims
+STAGES["claims"] = claims_stage(deferred(paper_claims, "build"), ("main", "llm", "timing"), with_config=False)
