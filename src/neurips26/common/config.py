@@ -6,7 +6,6 @@ import copy
 import json
 from pathlib import Path
 
-import jsonschema
 import yaml
 from omegaconf import DictConfig, OmegaConf
 
@@ -20,6 +19,8 @@ def _schema(root: Path) -> dict:
 
 def validate_run_config(cfg: dict, source: str = "config/config.yaml", root: Path | None = None) -> dict:
     """Raise UserError naming the bad key and what is allowed; return cfg unchanged when valid."""
+    import jsonschema  # ~0.13 s; only the Snakefile's parse and the config stage validate
+
     schema = _schema(root or repo_root())
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(cfg))
     if error is None:
