@@ -84,3 +84,14 @@ def test_a_seed_gives_the_same_episodes_twice():
     second, curve2, _ = experiments.run(cfg, 5)
     assert first.equals(second) and curve1.equals(curve2)
     assert set(first["agent"]) == {"direct", "static_rag", "harness", "no_notes", "no_review", "no_refine", "rl_policy"}
+
+
+def test_the_convergence_rule_compares_windows_of_passes():
+    from neurips26.papers.docatlas.policy import plateaued
+
+    rising = [0.1 * i for i in range(8)]
+    assert not plateaued(rising, window=4, min_delta=0.005)
+    assert not plateaued(rising[:7], window=4, min_delta=0.005)  # too few passes to compare two windows
+    flat = [0.5, 0.6, 0.7, 0.8, 0.80, 0.81, 0.79, 0.80]
+    assert not plateaued(flat, window=4, min_delta=0.005)  # 0.80 vs 0.65: still learning
+    assert plateaued(flat + [0.80, 0.80, 0.81, 0.79], window=4, min_delta=0.005)  # 0.80 vs 0.80

@@ -48,8 +48,8 @@ def _env(cfg, doc_index, budget, **flags):
 def train_policy(cfg, seed: int, encoder):
     docs, questions = generated_corpus(cfg, seed, "train", encoder)
     rng = np.random.default_rng([seed, 2])
-    order = [questions[i] for i in np.concatenate([rng.permutation(len(questions)) for _ in range(cfg.rl.epochs)])]
-    return policy.train(lambda key: _env(cfg, docs[key], cfg.rl.budget), order, rng, cfg.rl)
+    passes = ([questions[i] for i in rng.permutation(len(questions))] for _ in range(cfg.rl.max_passes))
+    return policy.train(lambda key: _env(cfg, docs[key], cfg.rl.budget), passes, rng, cfg.rl)
 
 
 def _row(seed, corpus, agent, budget, q, prediction, steps=0, max_tokens=0):

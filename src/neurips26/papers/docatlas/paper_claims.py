@@ -75,5 +75,6 @@ def build(t: pd.DataFrame, ab: pd.DataFrame, curve: pd.DataFrame, cfg) -> tuple[
     first = curve[curve["update"] < len(last)]
     metrics = {f"{c.id}.{k}": v for c in claims for k, v in c.to_json()["measured"].items()}
     metrics.update({f"{c.id}.holds": c.to_json()["holds"] for c in claims})
-    metrics.update({"rl.reward_first_tenth": first["reward"].mean(), "rl.reward_last_tenth": last["reward"].mean()})
+    metrics.update({"rl.reward_first_tenth": first["reward"].mean(), "rl.reward_last_tenth": last["reward"].mean(),
+                    "rl.updates": int(len(curve)), "rl.converged_seeds": int(curve["converged_seeds"].iloc[0])})
     return claims, metrics

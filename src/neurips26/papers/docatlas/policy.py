@@ -62,27 +62,45 @@ class Adam:
             params[k] -= self.lr * mh / (np.sqrt(vh) + 1e-8)
 
 
-def train(make_env, episodes: list, rng: np.random.Generator, cfg) -> tuple[MLPPolicy, list[dict]]:
-    """REINFORCE over `episodes` = [(doc_key, question), ...] in the given order, `cfg.batch` episodes per update.
+def plateaued(pass_rewards: list[float], window: int, min_delta: float) -> bool:
+    """The convergence rule: the mean training reward of the last `window` passes exceeds that of the `window` passes
+    before them by less than `min_delta` (windows of passes, not updates, so every question counts once per window)."""
+    if len(pass_rewards) < 2 * window:
+        return False
+    return np.mean(pass_rewards[-window:]) - np.mean(pass_rewards[-2 * window:-window]) < min_delta
+
+
+def train(make_env, passes, rng: np.random.Generator, cfg) -> tuple[MLPPolicy, list[dict]]:
+    """REINFORCE over `passes` (an iterable of episode lists [(doc_key, question), ...], one pass over the training
+    questions each), `cfg.batch` episodes per update, until `plateaued` or the passes run out (the cap).
     make_env(doc_key) -> a harness env. Returns the policy and the learning curve (one row per update)."""
     policy = MLPPolicy(rng, cfg.hidden)
-    opt, baseline, curve = Adam(policy.params, cfg.lr), None, []
-    for start in range(0, len(episodes), cfg.batch):
-        grads = {k: np.zeros_like(v) for k, v in policy.params.items()}
-        rewards, scores = [], []
-        batch = episodes[start:start + cfg.batch]
-        for key, q in batch:
-            policy.record = []
-            r = run_episode(make_env(key), HarnessAgent(policy), q)
-            reward = r["score"] - cfg.step_cost * r["steps"]
-            baseline = reward if baseline is None else baseline
-            for k, v in policy.grads(policy.record, reward - baseline, cfg.entropy).items():
-                grads[k] += v / len(batch)
-            rewards.append(reward)
-            scores.append(r["score"])
-        baseline = 0.9 * baseline + 0.1 * float(np.mean(rewards))
-        opt.step(policy.params, grads)
-        curve.append({"update": len(curve), "episodes": start + len(batch), "reward": float(np.mean(rewards)),
-                      "score": float(np.mean(scores))})
+    opt, baseline, curve, pass_rewards, seen = Adam(policy.params, cfg.lr), None, [], [], 0
+    for n, episodes in enumerate(passes):
+        pass_total = 0.0
+        for start in range(0, len(episodes), cfg.batch):
+            grads = {k: np.zeros_like(v) for k, v in policy.params.items()}
+            rewards, scores = [], []
+            batch = episodes[start:start + cfg.batch]
+            for key, q in batch:
+                policy.record = []
+                r = run_episode(make_env(key), HarnessAgent(policy), q)
+                reward = r["score"] - cfg.step_cost * r["steps"]
+                baseline = reward if baseline is None else baseline
+                for k, v in policy.grads(policy.record, reward - baseline, cfg.entropy).items():
+                    grads[k] += v / len(batch)
+                rewards.append(reward)
+                scores.append(r["score"])
+            baseline = 0.9 * baseline + 0.1 * float(np.mean(rewards))
+            opt.step(policy.params, grads)
+            seen, pass_total = seen + len(batch), pass_total + float(np.sum(rewards))
+            curve.append({"update": len(curve), "pass": n, "episodes": seen, "reward": float(np.mean(rewards)),
+                          "score": float(np.mean(scores))})
+        pass_rewards.append(pass_total / len(episodes))
+        if plateaued(pass_rewards, cfg.window, cfg.min_delta):
+            break
+    converged = plateaued(pass_rewards, cfg.window, cfg.min_delta)
+    for row in curve:
+        row["converged"] = converged
     policy.record, policy.greedy = None, True
     return policy, curve

@@ -44,11 +44,12 @@ def ablation(episodes: pd.DataFrame, cfg) -> pd.DataFrame:
 
 def rl_curve(curve: pd.DataFrame, cfg=None) -> pd.DataFrame:
     g = curve.groupby("update")
-    out = g[["episodes", "reward", "score"]].mean()
+    out = g[["episodes", "pass", "reward", "score"]].mean()
     out["reward_sd"] = g["reward"].std(ddof=1)
     out["seeds"] = g.size()
     window = max(1, len(out) // 10)
     out["reward_smooth"] = out["reward"].rolling(window, min_periods=1).mean()
     out = out.reset_index()
     out["last_tenth"] = out["update"] >= len(out) - window
+    out["converged_seeds"] = int(curve.groupby("seed")["converged"].first().sum())  # stopped by the rule, not the cap
     return out.assign(reward_sd=out["reward_sd"].fillna(np.nan))
