@@ -81,6 +81,26 @@ rule prequential_mdl_table_runs:
         " --output {output} > {log} 2>&1"
 
 
+# The positive control (regret and noisy-label test error tied by construction): every seed in one job, seconds.
+rule prequential_mdl_control:
+    input:
+        config="results/prequential_mdl/config.yaml",
+        code=code_files("prequential_mdl", "method", "baselines", "data", "experiments"),
+    output:
+        "results/prequential_mdl/tables/control_runs.csv",
+    log:
+        "logs/prequential_mdl/control.log",
+    benchmark:
+        "logs/prequential_mdl/benchmarks/control.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 prequential_mdl control --config {input.config} --output {output}"
+        " --threads {threads} > {log} 2>&1"
+
+
 # Correlations (with bootstrap intervals) and the bound: aggregation rules of their own, on the runs table.
 rule prequential_mdl_table:
     group:
@@ -138,7 +158,7 @@ rule prequential_mdl_claims:
         "prequential_mdl_summary"
     input:
         config="results/prequential_mdl/config.yaml",
-        tables=expand("results/prequential_mdl/tables/{table}.csv", table=["correlations", "bound"]),
+        tables=expand("results/prequential_mdl/tables/{table}.csv", table=["correlations", "bound", "control_runs"]),
         figures=expand("results/prequential_mdl/figures/{figure}.png", figure=PREQ_FIGURES),
         code=code_files("prequential_mdl", "paper_claims"),
     output:

@@ -42,8 +42,11 @@ def regret_vs_testerr(runs: pd.DataFrame, task: str):
 
 
 def measure_correlations(table: pd.DataFrame, target: str = "test_err"):
-    """Pearson (bars, 95% bootstrap interval) and Kendall (dots) of every measure with the test error, per task."""
-    part = table[table.target == target]
+    """Pearson over all runs (bars, 95% bootstrap interval), Kendall over all runs (dots) and Pearson over the runs in
+    the (nearly) interpolating regime (crosses; absent when fewer than 3 runs reach it), per task."""
+    table = table if "subset" in table else table.assign(subset="all")
+    regime = table[(table.target == target) & (table.subset == "interpolating")]
+    part = table[(table.target == target) & (table.subset == "all")]
     tasks = sorted(part.task.unique(), key=lambda t: (len(t), t))  # c10proxy first
     fig, axes = new_figure(len(tasks), width_per_col=4.2, height=3.8)
     for ax, task in zip(axes, tasks):
@@ -53,6 +56,9 @@ def measure_correlations(table: pd.DataFrame, target: str = "test_err"):
         colors = ["tab:red" if m == "regret" else "tab:blue" for m in rows.measure]
         ax.barh(pos, rows.pearson, xerr=err, color=colors, alpha=0.7, error_kw={"lw": 0.8}, label="Pearson")
         ax.plot(rows.kendall, pos, "k.", label="Kendall tau")
+        inter = regime[regime.task == task].set_index("measure").reindex(rows.measure)
+        n_inter = int(inter.runs.max()) if inter.runs.notna().any() else 0
+        ax.plot(inter.pearson.to_numpy(), pos, "x", color="tab:green", label=f"Pearson, interpolating ({n_inter} runs)")
         ax.set_yticks(pos, rows.measure, fontsize=7)
         ax.axvline(0, color="black", lw=0.6)
         ax.set_xlim(-1, 1)
