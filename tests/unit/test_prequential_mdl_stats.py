@@ -129,3 +129,12 @@ def test_a_run_stopped_at_exactly_the_target_accuracy_is_in_the_regime():
 
     runs = pd.DataFrame({"train_err": [1 - 0.99, 0.0, 0.0100001]})
     assert interpolating(runs, CFG).tolist() == [True, True, False]
+
+
+def test_a_task_without_interpolating_runs_leaves_the_regime_claim_untested():
+    runs = _runs()
+    runs.loc[runs.task == "c10proxy", "train_err"] = 0.5
+    claims, _ = paper_claims.build(table_correlations(runs, CFG), table_bound(runs), _control(), CFG)
+    entry = claims[0].to_json()
+    assert entry["holds"] is None and "c10proxy" in entry["why_untested"]
+    assert claims[1].to_json()["holds"] is not None  # the all-runs claim is still tested
