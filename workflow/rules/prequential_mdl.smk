@@ -1,9 +1,9 @@
 # prequential_mdl: prequential regret as an MDL generalization signal (seed abstract 12). The sweep (task x label noise
-# x width x n x seed) is fixed in config/prequential_mdl before anything runs. One job per task x noise level x seed,
-# training the 9 width x n runs of that cell: each run takes 0.3-3 s on one core, while a job's start (Python, torch,
-# Hydra, pandas) costs about 3 s, so one job per run would spend more time starting than training. Grouping by noise
-# level keeps the jobs equally heavy (every job holds every width). Runs are concatenated into tables/runs.csv;
-# correlations and the bound are separate rules on that table; figures and claims are drawn from tables only.
+# x width x n x seed) is fixed in config/prequential_mdl before the configured seeds run. One job per task x noise
+# level x seed, training the width x n runs of that cell (2 at default scale, 2,500 and 10,000 examples): a job's start
+# (Python, torch, Hydra, pandas) costs about 3 s, and grouping by noise level keeps the jobs comparably heavy. Runs are
+# concatenated into tables/runs.csv; correlations and the bound are separate rules on that table; the positive control
+# is one small job; figures and claims are drawn from tables only.
 PREQ_SETTINGS = scale_settings("prequential_mdl")
 PREQ_TASKS = list(PREQ_SETTINGS.tasks)
 PREQ_NOISES = [str(float(p)) for p in PREQ_SETTINGS.sweep.label_noise]
