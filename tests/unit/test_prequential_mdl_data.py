@@ -129,3 +129,28 @@ def test_cifar_archives_are_read_in_the_official_layout(tmp_path, which, members
         data.load_cifar(tmp_path, which)
     with pytest.raises(UserError, match="data=real"):
         data.load_cifar(tmp_path / "empty", which)
+
+
+def test_control_task_layout_and_noise():
+    from neurips26.papers.prequential_mdl.data import control_task
+
+    task = control_task(classes=4, n=50, n_test=30, signal=2.0, id_scale=5.0, seed=0)
+    assert task.x_train.shape == (50, 54) and task.x_test.shape == (30, 54)
+    # the class part is signal * one-hot(clean class); each training example has its own coordinate, test has none
+    np.testing.assert_array_equal(task.x_train[:, :4].argmax(1), task.y_train)
+    np.testing.assert_array_equal(task.x_train[:, 4:], 5.0 * np.eye(50))
+    assert not task.x_test[:, 4:].any() and set(np.unique(task.x_test[:, :4])) == {0.0, 2.0}
+
+
+def test_positive_control_ties_regret_and_test_error_together():
+    """Trained with the sweep's own protocol, the control reaches interpolation, its noisy-label test error is
+    p (1 - 1/C) up to sampling, and the regret per example rises with p."""
+    from neurips26.common.config import compose
+    from neurips26.papers.prequential_mdl.experiments import run_control
+
+    cfg = compose("prequential_mdl", ["scale=tiny", "control.n=300", "control.n_test=1000",
+                                      "control.noise=[0.0,0.2,0.4]", "train.max_epochs=30"])
+    runs = run_control(cfg, seed=11, device="cpu")
+    assert (runs.train_err <= 0.01 + 1e-9).all()
+    np.testing.assert_allclose(runs.test_err, runs.noise * 0.9, atol=0.05)
+    assert np.all(np.diff(runs.regret_per_example) > 0)

@@ -129,3 +129,23 @@ def test_sharpness_is_the_top_eigenvalue_of_the_dense_hessian():
     dense = torch.autograd.functional.hessian(loss_of, flat)
     top = float(np.linalg.eigvalsh(dense.numpy()).max())
     assert sharpness(model, x, y, iters=sum(sizes), seed=0) == pytest.approx(top, rel=1e-6)
+
+
+def test_one_pass_code_is_the_code_at_the_end_of_the_first_epoch():
+    # the one-pass comparator theta_K is the model after epoch 1: its code length is the hand-computed final code of
+    # the one-epoch run, however long training goes on
+    a = 0.5 - 1.0 / (1.0 + math.exp(-1.0))
+    final = math.log2(1 + math.exp(-2 * a)) + math.log2(1 + math.exp(2 * a))
+    for epochs in (1, 3):
+        assert _two_point_run(max_epochs=epochs)[3].one_pass_bits == pytest.approx(final, rel=1e-6)
+
+
+def test_later_epochs_use_their_own_batch_size():
+    model = nn.Linear(1, 2, bias=False)
+    nn.init.zeros_(model.weight)
+    x, y = torch.ones(2, 1), torch.tensor([0, 1])
+    traj = train_prequential(model, x, y, torch.optim.SGD(model.parameters(), lr=1.0), batch=1, max_epochs=3,
+                             stop_accuracy=2.0, first_order=torch.tensor([0, 1]),
+                             generator=torch.Generator().manual_seed(0), later_batch=2)
+    # epoch 1: two steps of one example (the prequential code is unchanged); epochs 2-3: one step of both
+    assert traj.steps == 2 + 2 and traj.preq_bits == pytest.approx(1.0 + math.log2(1.0 + math.e), rel=1e-6)

@@ -123,6 +123,21 @@ def cifar_task(folder: Path, which: str, n_train: int, n_test: int, pool: int, s
     return with_noise_draws(flat(tr_x[tr]), tr_y[tr], flat(te_x[te]), te_y[te], ARCHIVES[which]["classes"], seed)
 
 
+def control_task(classes: int, n: int, n_test: int, signal: float, id_scale: float, seed: int) -> Task:
+    """The positive control: regret and noisy-label test error tied together by construction. An input is its clean
+    class as `signal` * one-hot(y) followed by `id_scale` * one-hot(i), a coordinate of its own for every training
+    example (test inputs have none). A linear student learns the class rule within the first epoch and can memorise
+    any relabelling through the per-example coordinates, which are zero-initialised and so say nothing about an
+    example before it has been trained on. With label noise p the noisy labels are the only bits the online code cannot
+    predict (L_preq / n rises with p) and L_fin -> 0 at interpolation, while the test inputs are classified by the
+    clean rule, so the noisy-label test error is p (1 - 1/C) up to sampling: both rise with p."""
+    r = rng(seed, "data")
+    y_tr, y_te = r.integers(0, classes, n), r.integers(0, classes, n_test)
+    x_tr = np.concatenate([signal * np.eye(classes)[y_tr], id_scale * np.eye(n)], axis=1).astype(np.float32)
+    x_te = np.concatenate([signal * np.eye(classes)[y_te], np.zeros((n_test, n))], axis=1).astype(np.float32)
+    return with_noise_draws(x_tr, y_tr, x_te, y_te, classes, seed)
+
+
 def dataset_of(cfg, name: str) -> str:
     """The dataset a task slot reads: the embedded stand-in, or with data: real the CIFAR set it stands in for."""
     spec = cfg.tasks[name]

@@ -21,16 +21,23 @@ def _optimizer(cfg, model):
 
 
 def _fresh_model(cfg, inputs: int, width: int, classes: int, seed: int, device: str):
-    """The same initialisation for every run of a seed and width (and for the block code's prefix models)."""
+    """The same initialisation for every run of a seed and width (and for the block code's prefix models);
+    width 0 is the zero-initialised linear softmax student of the positive control."""
     torch.manual_seed(seed)
-    return method.mlp(inputs, width, classes, int(cfg.model.depth)).to(device)
+    model = method.mlp(inputs, width, classes, int(cfg.model.depth) if width else 0)
+    if not width:
+        with torch.no_grad():
+            for p in model.parameters():
+                p.zero_()
+    return model.to(device)
 
 
 def _train(cfg, model, x, y, max_epochs: int, seed: int):
     generator = torch.Generator().manual_seed(seed)
     first = torch.randperm(len(y), generator=generator).to(x.device)
     return method.train_prequential(model, x, y, _optimizer(cfg, model), int(cfg.train.batch), max_epochs,
-                                    float(cfg.train.stop_train_accuracy), first, generator)
+                                    float(cfg.train.stop_train_accuracy), first, generator,
+                                    int(cfg.train.later_batch))
 
 
 def _block_code(cfg, x, y, classes: int, width: int, seed: int) -> float:
@@ -63,6 +70,8 @@ def one_run(cfg, task: data.Task, noise: float, width: int, n: int, seed: int, d
            "test_err_clean": float((test_pred != yt_clean).mean()), "gen_gap": test_err - train_err,
            "preq_bits": traj.preq_bits, "final_bits": final_bits, "regret_bits": regret,
            "regret_per_example": regret / n, "preq_per_example": traj.preq_bits / n,
+           "one_pass_bits": traj.one_pass_bits,
+           "regret_one_pass_per_example": method.regret(traj.preq_bits, traj.one_pass_bits) / n,
            "uniform_per_example": math.log2(task.classes),
            "bound": method.pac_mdl_bound(train_err, regret, n, float(cfg.bound.delta)),
            "sotl": traj.sotl, "final_train_loss": final_bits * method.LN2 / n,
@@ -72,6 +81,18 @@ def one_run(cfg, task: data.Task, noise: float, width: int, n: int, seed: int, d
     row["block_bits"] = _block_code(cfg, x, y, task.classes, width, seed)
     row["block_per_example"] = row["block_bits"] / n
     return row
+
+
+def run_control(cfg, seed: int, device: str) -> pd.DataFrame:
+    """The positive control (data.control_task): a linear softmax student, trained with the same protocol and scored
+    with the same code as the sweep, at every label-noise level of `control.noise`."""
+    c = cfg.control
+    task = data.control_task(int(c.classes), int(c.n), int(c.n_test), float(c.signal), float(c.id_scale), seed)
+    rows = [one_run(cfg, task, float(p), 0, int(c.n), seed, device)
+            for p in tqdm(list(c.noise), desc=f"control seed={seed}")]
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "task", "control")
+    return frame
 
 
 def run_group(cfg, task_name: str, noise: float, seed: int, folder: Path, device: str) -> pd.DataFrame:

@@ -8,6 +8,7 @@ import pandas as pd
 
 from neurips26.common.plotting import new_figure, pyplot
 
+REGIME_TRAIN_ERR = 0.01 + 1e-9  # config regime.max_train_err (the figure rules read only the runs table)
 MARKERS = ["o", "s", "^", "D", "v", "P"]
 TASK_NAMES = {"c10proxy": "Fashion-MNIST (CIFAR-10 proxy)", "c100proxy": "MNIST pairs, 100 classes (CIFAR-100 proxy)"}
 
@@ -26,7 +27,12 @@ def regret_vs_testerr(runs: pd.DataFrame, task: str):
         left.scatter([], [], marker=marker, color="grey", s=14, label=f"width {width}")  # legend entry without a colour
         mappable = right.scatter(group.test_err, group.bound, **kwargs)
     r = np.corrcoef(part.regret_per_example, part.test_err)[0, 1] if len(part) > 1 else np.nan
-    left.set_title(f"{TASK_NAMES.get(task, task)}\nPearson r = {r:.3f} ({len(part)} runs)", fontsize=8)
+    inside = part[part.train_err <= REGIME_TRAIN_ERR]  # the (nearly) interpolating runs, circled
+    left.scatter(inside.regret_per_example, inside.test_err, s=60, facecolors="none", edgecolors="black", lw=0.6,
+                 label="train err <= 0.01")
+    r_in = np.corrcoef(inside.regret_per_example, inside.test_err)[0, 1] if len(inside) > 2 else np.nan
+    left.set_title(f"{TASK_NAMES.get(task, task)}\nPearson r = {r:.3f} ({len(part)} runs); "
+                   f"interpolating: {r_in:.3f} ({len(inside)})", fontsize=8)
     left.set_xlabel("prequential regret (L_preq - L_fin) / n  [bits / example]")
     left.set_ylabel("test error (labels with the training noise)")
     left.legend(fontsize=6, loc="best")
@@ -42,8 +48,11 @@ def regret_vs_testerr(runs: pd.DataFrame, task: str):
 
 
 def measure_correlations(table: pd.DataFrame, target: str = "test_err"):
-    """Pearson (bars, 95% bootstrap interval) and Kendall (dots) of every measure with the test error, per task."""
-    part = table[table.target == target]
+    """Pearson over all runs (bars, 95% bootstrap interval), Kendall over all runs (dots) and Pearson over the runs in
+    the (nearly) interpolating regime (crosses; absent when fewer than 3 runs reach it), per task."""
+    table = table if "subset" in table else table.assign(subset="all")
+    regime = table[(table.target == target) & (table.subset == "interpolating")]
+    part = table[(table.target == target) & (table.subset == "all")]
     tasks = sorted(part.task.unique(), key=lambda t: (len(t), t))  # c10proxy first
     fig, axes = new_figure(len(tasks), width_per_col=4.2, height=3.8)
     for ax, task in zip(axes, tasks):
@@ -53,6 +62,9 @@ def measure_correlations(table: pd.DataFrame, target: str = "test_err"):
         colors = ["tab:red" if m == "regret" else "tab:blue" for m in rows.measure]
         ax.barh(pos, rows.pearson, xerr=err, color=colors, alpha=0.7, error_kw={"lw": 0.8}, label="Pearson")
         ax.plot(rows.kendall, pos, "k.", label="Kendall tau")
+        inter = regime[regime.task == task].set_index("measure").reindex(rows.measure)
+        n_inter = int(inter.runs.max()) if inter.runs.notna().any() else 0
+        ax.plot(inter.pearson.to_numpy(), pos, "x", color="tab:green", label=f"Pearson, interpolating ({n_inter} runs)")
         ax.set_yticks(pos, rows.measure, fontsize=7)
         ax.axvline(0, color="black", lw=0.6)
         ax.set_xlim(-1, 1)

@@ -6,6 +6,8 @@ encoded by a model that has never seen it:
     L_preq = sum_k sum_{i in B_k} -log2 p_{theta_{k-1}}(y_i | x_i)
 Training then continues (later epochs add nothing to L_preq) until the training labels are interpolated or a maximum
 number of epochs; L_fin = sum_i -log2 p_{theta_T}(y_i | x_i) and the realised regret R = L_preq - L_fin.
+Ablation: the one-pass regret L_preq - L_{theta_K}, with theta_K the parameters at the end of the first epoch (the
+online learner's own last iterate instead of the multi-epoch theta_T as the comparator).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Adam:
 @dataclass
 class Trajectory:
     preq_bits: float      # L_preq, the first-epoch prequential code length
+    one_pass_bits: float  # sum_i -log2 p_{theta_K}(y_i | x_i), theta_K = the parameters after the first epoch
     sotl: float           # sum over epochs of the mean minibatch loss (nats)
     epochs: int
     steps: int
@@ -71,18 +74,19 @@ class Trajectory:
 
 def train_prequential(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer,
                       batch: int, max_epochs: int, stop_accuracy: float, first_order: torch.Tensor,
-                      generator: torch.Generator) -> Trajectory:
+                      generator: torch.Generator, later_batch: int | None = None) -> Trajectory:
     """Minibatch training that scores every first-epoch batch before its update; stops at `stop_accuracy` training
-    accuracy (checked after each epoch) or after `max_epochs`. Later epochs reshuffle with `generator`."""
+    accuracy (checked after each epoch) or after `max_epochs`. Later epochs reshuffle with `generator` and use
+    minibatches of `later_batch` (default: `batch`); they only move theta_T, the code is read off the first epoch."""
     n = len(y)
     preq = torch.zeros((), dtype=torch.float64, device=x.device)
-    sotl, steps, epoch, interpolated = 0.0, 0, 0, False
+    sotl, steps, epoch, interpolated, one_pass = 0.0, 0, 0, False, float("nan")
     for epoch in range(1, max_epochs + 1):
         order = first_order if epoch == 1 else torch.randperm(n, generator=generator).to(x.device)
         epoch_loss = torch.zeros((), dtype=torch.float64, device=x.device)
-        batches = 0
-        for start in range(0, n, batch):
-            idx = order[start:start + batch]
+        batches, size = 0, batch if epoch == 1 or later_batch is None else later_batch
+        for start in range(0, n, size):
+            idx = order[start:start + size]
             loss_sum = F.cross_entropy(model(x[idx]), y[idx], reduction="sum")
             if epoch == 1:
                 preq += loss_sum.detach()  # theta_{k-1}: the optimizer has not yet seen this batch
@@ -93,10 +97,13 @@ def train_prequential(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimi
             batches += 1
             steps += 1
         sotl += float(epoch_loss) / batches
+        if epoch == 1:
+            with torch.no_grad():
+                one_pass = code_length_bits(model(x), y)
         if accuracy(model, x, y) >= stop_accuracy:
             interpolated = True
             break
-    return Trajectory(float(preq) / LN2, sotl, epoch, steps, interpolated)
+    return Trajectory(float(preq) / LN2, one_pass, sotl, epoch, steps, interpolated)
 
 
 @torch.no_grad()

@@ -43,6 +43,19 @@ def run(ctx: StageContext) -> None:
                                                 resolve_device(str(ctx.cfg.device))))
 
 
+def control(ctx: StageContext) -> None:
+    """--output tables/control_runs.csv: the positive control, every seed of the configuration in one job (seconds)."""
+    import torch
+
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    device = resolve_device(str(ctx.cfg.device))
+    frames = []
+    for seed in ctx.cfg.seeds:
+        seed_everything(int(seed))
+        frames.append(experiments.run_control(ctx.cfg, int(seed), device))
+    write_csv(ctx.output, pd.concat(frames, ignore_index=True))
+
+
 def _from_runs(build: Callable) -> Callable[[StageContext], None]:
     def stage(ctx: StageContext) -> None:
         if len(ctx.inputs) != 1:
@@ -54,9 +67,10 @@ def _from_runs(build: Callable) -> Callable[[StageContext], None]:
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
+    "control": control,
     "table_runs": table_stage(deferred(tables, "table_runs")),
     "table_correlations": _from_runs(deferred(tables, "table_correlations")),
     "table_bound": _from_runs(lambda runs, cfg: tables.table_bound(runs)),
     **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("correlations", "bound")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("correlations", "bound", "control_runs")),
 }

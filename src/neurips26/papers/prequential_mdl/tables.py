@@ -13,16 +13,33 @@ def table_runs(runs: pd.DataFrame) -> pd.DataFrame:
     return runs.sort_values(KEYS, kind="stable").reset_index(drop=True)
 
 
+SUBSETS = ("all", "interpolating")
+
+
+def interpolating(runs: pd.DataFrame, cfg) -> pd.Series:
+    """The (nearly) interpolating regime: training 0-1 error on the (noisy) training labels <= regime.max_train_err
+    (with a 1e-9 tolerance: a run stopped at exactly 99% accuracy has train_err 1 - 0.99 = 0.01 + 1e-17)."""
+    return runs.train_err <= float(cfg.regime.max_train_err) + 1e-9
+
+
 def table_correlations(runs: pd.DataFrame, cfg) -> pd.DataFrame:
-    """One row per task x target x measure: Pearson, Spearman, Kendall over all runs of the task, with bootstrap CIs."""
+    """One row per task x subset x target x measure: Pearson, Spearman, Kendall with bootstrap CIs, over all runs of
+    the task and, as separate rows, over the runs in the (nearly) interpolating regime. A subset of fewer than 3 runs
+    gets NaN coefficients (its run count says why)."""
     rows = []
+    regime = interpolating(runs, cfg)
     for t, task in enumerate(sorted(runs.task.unique())):
-        part = runs[runs.task == task]
-        for target in cfg.targets:
-            for m, (measure, column) in enumerate(cfg.measures.items()):
-                stats = correlate(part[column], part[target], int(cfg.bootstrap.resamples), seed=1000 * t + m)
-                rows.append({"task": task, "target": target, "measure": measure, "column": column,
-                             "runs": len(part), **stats})
+        for s, subset in enumerate(SUBSETS):
+            part = runs[(runs.task == task) & (regime if subset == "interpolating" else True)]
+            for target in cfg.targets:
+                for m, (measure, column) in enumerate(cfg.measures.items()):
+                    stats = (correlate(part[column], part[target], int(cfg.bootstrap.resamples),
+                                       seed=1000 * t + 100 * s + m) if len(part) >= 3 else
+                             {k: float("nan") for k in ("pearson", "pearson_lo", "pearson_hi", "spearman",
+                                                        "spearman_lo", "spearman_hi", "kendall", "kendall_lo",
+                                                        "kendall_hi")})
+                    rows.append({"task": task, "subset": subset, "target": target, "measure": measure,
+                                 "column": column, "runs": len(part), **stats})
     return pd.DataFrame(rows)
 
 
