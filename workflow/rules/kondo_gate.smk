@@ -46,7 +46,7 @@ rule kondo_gate_run:
         config="results/kondo_gate/config.yaml",
         data=lambda w: ["data/raw/kondo_gate_mnist/provenance.json"] if w.task == "mnist" else [],
         code=code_files("kondo_gate", "method", "baselines", "bandit", "data", "models", "tasks", "training",
-                        "experiments"),
+                        "screening", "experiments"),
     output:
         run="results/kondo_gate/runs/{task}/seed{seed}.csv",
         wallclock="results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv",

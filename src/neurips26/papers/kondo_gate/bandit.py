@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from neurips26.common.errors import UserError
 from neurips26.papers.kondo_gate.method import dg_weights, kept_count
 
 
@@ -39,20 +40,46 @@ def exact_gradient(pi: np.ndarray, mu: np.ndarray) -> np.ndarray:
     return pi * (mu - (pi * mu).sum(1, keepdims=True))
 
 
-def sample_problems(cfg, rng: np.random.Generator):
-    """R random problems and one sampled batch each: pi (R x K), exact gradient, actions, advantages, log pi."""
+def sample_batch(cfg, rng: np.random.Generator) -> dict:
+    """R random problems and one sampled batch of B actions each.
+
+    `problem: gaussian` (default): arm means mu ~ N(0, 1), reward = mu_a + noise. `problem: one_correct` (the positive
+    control): one correct arm per problem, mu = e_c, so the exact gradient is pi_c (e_c - pi) and every correct-arm
+    sample's term (e_c - pi) is parallel to it.
+    """
     R, K, B = int(cfg.replicates), int(cfg.arms), int(cfg.batch)
     theta = rng.normal(0.0, float(cfg.logit_scale), (R, K))
     pi = np.exp(theta - theta.max(1, keepdims=True))
     pi /= pi.sum(1, keepdims=True)
-    mu = rng.normal(0.0, 1.0, (R, K))
+    problem = str(cfg.get("problem", "gaussian"))
+    if problem == "gaussian":
+        mu = rng.normal(0.0, 1.0, (R, K))
+    elif problem == "one_correct":
+        mu = np.eye(K)[rng.integers(0, K, R)]
+    else:
+        raise UserError(f"config: bandit problem must be gaussian or one_correct, got {problem!r}")
     exact = exact_gradient(pi, mu)
     cdf = np.cumsum(pi, axis=1)
     actions = np.minimum((rng.random((R, B, 1)) > cdf[:, None, :]).sum(2), K - 1)
     reward = np.take_along_axis(mu, actions, 1) + float(cfg.reward_noise) * rng.normal(size=(R, B))
-    advantage = reward - reward.mean(1, keepdims=True)
     logp = np.log(np.take_along_axis(pi, actions, 1))
-    return pi, exact, actions, advantage, logp
+    return {"pi": pi, "mu": mu, "exact": exact, "actions": actions, "reward": reward, "logp": logp}
+
+
+def advantage(batch: dict, baseline: str) -> np.ndarray:
+    """A = r - b: b = the policy's exact expected reward V = pi . mu (`value`, the papers' bandit analysis) or the
+    batch mean reward (`batch_mean`, the official code's training baseline)."""
+    if baseline == "value":
+        return batch["reward"] - (batch["pi"] * batch["mu"]).sum(1, keepdims=True)
+    if baseline == "batch_mean":
+        return batch["reward"] - batch["reward"].mean(1, keepdims=True)
+    raise UserError(f"config: bandit baseline must be value or batch_mean, got {baseline!r}")
+
+
+def sample_problems(cfg, rng: np.random.Generator):
+    """pi (R x K), exact gradient, actions, advantages (cfg.baseline, default batch_mean) and log pi."""
+    b = sample_batch(cfg, rng)
+    return b["pi"], b["exact"], b["actions"], advantage(b, str(cfg.get("baseline", "batch_mean"))), b["logp"]
 
 
 def update(pi, actions, weights, mask) -> np.ndarray:
@@ -75,21 +102,31 @@ def decompose(g: np.ndarray, exact: np.ndarray) -> dict:
     return {"cosine": cosine.mean(), "signal": (parallel / norm).mean(), "noise": (perpendicular / norm).mean()}
 
 
-def analyse(cfg, alpha: float, seed: int) -> list[dict]:
-    """One row per estimator: method, keep rate, mean kept fraction, cosine, signal, noise."""
+def analyse(cfg, alpha: float, seed: int, setting: str = "main") -> list[dict]:
+    """One row per estimator: setting, method, keep rate, mean kept fraction, cosine, signal, noise.
+
+    Every estimator uses the configured baseline (`cfg.baseline`); REINFORCE and the zero-price gate are also reported
+    with the other baseline (method suffix `_batch_mean` or `_value`) as an ablation.
+    """
     rng = np.random.default_rng(seed)
-    pi, exact, actions, advantage, logp = sample_problems(cfg, rng)
-    everything = np.ones(advantage.shape, dtype=bool)
-    estimators = [("reinforce", 1.0, advantage, everything),
-                  ("dg", 1.0, dg_weights(advantage, logp, float(cfg.eta)), everything),
-                  ("price0_delight", float("nan"), advantage, advantage * (-logp) > 0)]
-    B = advantage.shape[1]
+    batch = sample_batch(cfg, rng)
+    pi, exact, actions, logp = batch["pi"], batch["exact"], batch["actions"], batch["logp"]
+    base = str(cfg.baseline)
+    other = "batch_mean" if base == "value" else "value"
+    adv, adv_other = advantage(batch, base), advantage(batch, other)
+    everything = np.ones(adv.shape, dtype=bool)
+    estimators = [("reinforce", 1.0, adv, everything),
+                  ("dg", 1.0, dg_weights(adv, logp, float(cfg.eta)), everything),
+                  ("price0_delight", float("nan"), adv, adv * (-logp) > 0),
+                  (f"reinforce_{other}", 1.0, adv_other, everything),
+                  (f"price0_delight_{other}", float("nan"), adv_other, adv_other * (-logp) > 0)]
+    B = adv.shape[1]
     for screen in cfg.screens:
         for rate in cfg.keep_rates:
-            prio = bandit_priority(screen, advantage, logp, rng, alpha)
-            estimators.append((screen, float(rate), advantage, top_k_mask(prio, kept_count(B, float(rate)))))
+            prio = bandit_priority(screen, adv, logp, rng, alpha)
+            estimators.append((screen, float(rate), adv, top_k_mask(prio, kept_count(B, float(rate)))))
     rows = []
     for method, rate, weights, mask in estimators:
         stats = decompose(update(pi, actions, weights, mask), exact)
-        rows.append({"method": method, "keep_rate": rate, "kept_fraction": mask.mean(), **stats})
+        rows.append({"setting": setting, "method": method, "keep_rate": rate, "kept_fraction": mask.mean(), **stats})
     return rows

@@ -21,7 +21,14 @@ from neurips26.papers.kondo_gate.training import specs, train
 
 
 def run_bandit(cfg, seed: int, data_dir: Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    rows = pd.DataFrame(bandit.analyse(cfg.bandit, float(cfg.gate.additive_alpha), seed))
+    from omegaconf import OmegaConf
+
+    alpha = float(cfg.gate.additive_alpha)
+    main = bandit.analyse(cfg.bandit, alpha, seed)
+    control_cfg = OmegaConf.merge(OmegaConf.masked_copy(cfg.bandit, [k for k in cfg.bandit if k != "control"]),
+                                  cfg.bandit.control)
+    control = bandit.analyse(control_cfg, alpha, seed + 1_000_000, setting="control")
+    rows = pd.DataFrame(main + control)
     rows.insert(0, "seed", seed)
     rows.insert(0, "task", "bandit")
     return rows, pd.DataFrame(columns=["task", "seed", "method", "keep_rate", "price", "wall_s"])

@@ -9,7 +9,8 @@ from neurips26.common.plotting import new_figure
 
 COLORS = {"dg": "black", "reinforce": "grey", "delight": "tab:red", "random": "tab:blue", "additive": "tab:green",
           "advantage": "tab:orange", "abs_advantage": "tab:brown", "surprisal": "tab:purple",
-          "stale_delight": "tab:pink", "price_delight": "darkred", "price0_delight": "darkred"}
+          "stale_delight": "tab:pink", "screen_delight": "tab:olive", "price_delight": "darkred",
+          "price0_delight": "darkred", "reinforce_batch_mean": "silver", "price0_delight_batch_mean": "salmon"}
 RATE = 0.3  # the keep rate of the screen comparison and learning curves (claims.keep_rate)
 
 
@@ -69,13 +70,18 @@ def screen_comparison(table: pd.DataFrame):
 def bandit_cosine(table: pd.DataFrame):
     """Cosine with the exact gradient vs keep rate per screen; ungated and zero-price estimators as lines."""
     fig, axes = new_figure(2, width_per_col=3.8)
-    screens = table[table.keep_rate.notna() & ~table.method.isin(["reinforce", "dg"])]
+    if "setting" in table:
+        table = table[table.setting == "main"]
+    lines = [m for m in ("reinforce", "dg", "price0_delight", "reinforce_batch_mean", "price0_delight_batch_mean",
+                         "reinforce_value", "price0_delight_value") if m in set(table.method)]
+    screens = table[table.keep_rate.notna() & ~table.method.isin(lines)]
     for method, part in screens.groupby("method"):
         axes[0].plot(part.keep_rate, part.cosine, "o-", color=COLORS.get(method), label=method, ms=3)
         axes[1].plot(part.keep_rate, part.noise / part.signal, "o-", color=COLORS.get(method), ms=3)
-    for method in ("reinforce", "dg", "price0_delight"):
+    for method in lines:
         row = table[table.method == method].iloc[0]
-        style = {"color": COLORS[method], "ls": "--", "lw": 1, "label": f"{method} (keeps {row.kept_fraction:.2f})"}
+        style = {"color": COLORS.get(method, "grey"), "ls": "--" if "_batch_mean" not in method else ":", "lw": 1,
+                 "label": f"{method} (keeps {row.kept_fraction:.2f})"}
         axes[0].axhline(row.cosine, **style)
         axes[1].axhline(row.noise / row.signal, **style)
     for ax in axes:

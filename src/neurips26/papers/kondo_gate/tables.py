@@ -11,12 +11,29 @@ def _final(runs: pd.DataFrame) -> pd.DataFrame:
     return runs.sort_values("step").groupby([*KEYS, "seed"], dropna=False, sort=False).tail(1)
 
 
+def _last_fifth_gain(runs: pd.DataFrame) -> pd.DataFrame:
+    """Score gained over the last fifth of training per run: final score minus the score at the last evaluation at or
+    before 4/5 of the steps (the budget rule: DG has plateaued when this is < 1 point)."""
+    def gain(run: pd.DataFrame) -> float:
+        run = run.sort_values("step")
+        earlier = run[run.step <= 0.8 * run.step.max()]
+        return float(run.score.iloc[-1] - earlier.score.iloc[-1]) if len(earlier) else float("nan")
+    out = runs.groupby([*KEYS, "seed"], dropna=False, sort=False)[["step", "score"]].apply(gain)
+    return out.rename("last_fifth_gain").reset_index()
+
+
 def table_main(runs: pd.DataFrame) -> pd.DataFrame:
-    """Final quality and backward cost per task x method x keep rate (or price), with ratios to DG (rho = 1)."""
-    final = _final(runs)
+    """Final quality and cost per task x method x keep rate (or price), with ratios to DG (rho = 1).
+
+    Cost: backward passes and backward FLOPs of the policy; screen FLOPs (forward + distillation of the cheap screening
+    model, zero for every other method); last_fifth_gain checks the budget rule."""
+    if "screen_flops" not in runs:
+        runs = runs.assign(screen_flops=0)
+    final = _final(runs).merge(_last_fifth_gain(runs), on=[*KEYS, "seed"], how="left")
     out = final.groupby(KEYS, dropna=False, sort=False).agg(
         score=("score", "mean"), score_std=("score", "std"), seeds=("seed", "nunique"),
-        backward_passes=("backward_passes", "mean"), backward_flops=("backward_flops", "mean")).reset_index()
+        backward_passes=("backward_passes", "mean"), backward_flops=("backward_flops", "mean"),
+        screen_flops=("screen_flops", "mean"), last_fifth_gain=("last_fifth_gain", "mean")).reset_index()
     dg = out[out.method == "dg"].set_index("task")
     out["score_vs_dg"] = out.score / out.task.map(dg.score)
     out["backward_reduction_vs_dg"] = out.task.map(dg.backward_passes) / out.backward_passes
@@ -33,9 +50,11 @@ def table_curves(runs: pd.DataFrame) -> pd.DataFrame:
 def table_bandit(runs: pd.DataFrame) -> pd.DataFrame:
     """Bandit gradient quality per estimator: mean over seeds of cosine, signal and perpendicular noise."""
     cols = ["kept_fraction", "cosine", "signal", "noise"]
-    out = runs.groupby(["method", "keep_rate"], dropna=False).agg(
+    if "setting" not in runs:
+        runs = runs.assign(setting="main")
+    out = runs.groupby(["setting", "method", "keep_rate"], dropna=False).agg(
         **{c: (c, "mean") for c in cols}, cosine_std=("cosine", "std"), seeds=("seed", "nunique")).reset_index()
-    return out.sort_values(["method", "keep_rate"]).reset_index(drop=True)
+    return out.sort_values(["setting", "method", "keep_rate"]).reset_index(drop=True)
 
 
 def table_wallclock(runs: pd.DataFrame) -> pd.DataFrame:

@@ -31,6 +31,10 @@ class MnistTask:
     def make_policy(self) -> torch.nn.Module:
         return MLPPolicy(self.x_train.shape[1], int(self.cfg.hidden), 10).to(self.device)
 
+    def make_screen(self) -> torch.nn.Module:
+        """The cheap screening model: the same MLP shape with a much narrower hidden layer."""
+        return MLPPolicy(self.x_train.shape[1], int(self.cfg.screen.hidden), 10).to(self.device)
+
     def batch(self, generator: torch.Generator):
         index = torch.randint(0, len(self.y_train), (self.batch_size,), generator=generator).to(self.device)
         return self.x_train[index], self.y_train[index]
@@ -63,6 +67,12 @@ class ReversalTask:
         c = self.cfg
         return ReversalTransformer(int(c.vocab), self.length, int(c.d_model), int(c.layers), int(c.heads),
                                    int(c.ff)).to(self.device)
+
+    def make_screen(self) -> torch.nn.Module:
+        """The cheap screening model: a narrower, shallower transformer of the same form."""
+        s = self.cfg.screen
+        return ReversalTransformer(int(self.cfg.vocab), self.length, int(s.d_model), int(s.layers), int(s.heads),
+                                   int(s.ff)).to(self.device)
 
     def batch(self, generator: torch.Generator):
         x = token_sequences(self.batch_size, self.length, int(self.cfg.vocab), generator).to(self.device)

@@ -16,9 +16,10 @@ from neurips26.common.errors import UserError
 from neurips26.papers.kondo_gate.baselines import SCREENS, priority, reinforce_weights
 from neurips26.papers.kondo_gate.method import backward_flops_per_sample, dg_weights, gated_update, select
 from neurips26.papers.kondo_gate.models import action_log_prob, sample_categorical
+from neurips26.papers.kondo_gate.screening import Screen
 
 UNGATED = ("reinforce", "dg")
-METHODS = (*UNGATED, *SCREENS, "stale_delight", "price_delight")
+METHODS = (*UNGATED, *SCREENS, "stale_delight", "screen_delight", "price_delight")
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Spec:
 
     @property
     def screen(self) -> str:
-        return "delight" if self.method in ("stale_delight", "price_delight") else self.method
+        return "delight" if self.method in ("stale_delight", "screen_delight", "price_delight") else self.method
 
 
 def specs(methods: dict) -> list[Spec]:
@@ -56,10 +57,15 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
     stale = copy.deepcopy(policy) if spec.method == "stale_delight" else None
     x0, y0 = task.batch(torch.Generator().manual_seed(-1 % 2**31))
     flops = backward_flops_per_sample(policy, x0, y0, _log_prob)
+    screen = None
+    if spec.method == "screen_delight":
+        with torch.no_grad():
+            probe_logits = policy(x0)
+        screen = Screen(task.make_screen(), float(block.lr), x0, probe_logits)
     steps, eta = int(block.steps), float(block.eta)
-    passes = total_flops = 0
+    passes = total_flops = screen_flops = 0
     elapsed = 0.0
-    records = [_record(spec, 0, passes, total_flops, elapsed, task.evaluate(policy))]
+    records = [_record(spec, 0, passes, total_flops, screen_flops, elapsed, task.evaluate(policy))]
     for step in range(1, steps + 1):
         x, y = task.batch(data_gen)
         uniform = task.uniforms(act_gen)
@@ -82,6 +88,10 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
                 logp = action_log_prob(logits, actions)
                 advantage = _advantage(task.reward(actions, y))
                 logp_screen = action_log_prob(stale(x), actions) if stale is not None else logp
+            if screen is not None:  # the screen's forward (screening) and its distillation step, both counted
+                logp_screen, spent = screen.step(x, actions, logits)
+                screen_flops += spent
+            with torch.no_grad():
                 prio = priority(spec.screen, advantage, logp_screen, gate_gen, float(cfg.gate.additive_alpha))
                 kept = select(prio, keep_rate=spec.keep_rate, price=spec.price)
                 weights = (advantage if cfg.gate.survivor_weight == "advantage" else dg_weights(advantage, logp, eta))
@@ -91,7 +101,7 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
                 stale.load_state_dict(policy.state_dict())
         elapsed += time.perf_counter() - start
         if step % int(block.eval_every) == 0 or step == steps:
-            records.append(_record(spec, step, passes, total_flops, elapsed, task.evaluate(policy)))
+            records.append(_record(spec, step, passes, total_flops, screen_flops, elapsed, task.evaluate(policy)))
     return records
 
 
@@ -100,7 +110,8 @@ def _advantage(reward: torch.Tensor) -> torch.Tensor:
     return reward - reward.mean()
 
 
-def _record(spec: Spec, step, passes, flops, elapsed, score) -> dict:
+def _record(spec: Spec, step, passes, flops, screen_flops, elapsed, score) -> dict:
     return {"method": spec.method, "keep_rate": spec.keep_rate if spec.keep_rate is not None else float("nan"),
             "price": spec.price if spec.price is not None else float("nan"), "step": step,
-            "backward_passes": passes, "backward_flops": flops, "wall_s": elapsed, "score": score}
+            "backward_passes": passes, "backward_flops": flops, "screen_flops": screen_flops, "wall_s": elapsed,
+            "score": score}
