@@ -71,10 +71,13 @@ def test_summary_on_a_hand_made_trace():
     row = summary.summarise_run(trace, 0.9, 0.3)
     assert row["sharpening_time"] == 40          # first S >= 9
     assert row["plateau"] == pytest.approx(np.mean([10.5, 9.5, 10.5]))
-    assert row["osc_amplitude"] == pytest.approx(np.std([10.5, 9.5, 10.5]))
+    assert row["osc_std_late"] == pytest.approx(np.std([10.5, 9.5, 10.5]))
+    # EoS onset: first S >= threshold 10 (step 50); amplitude: mean |dS| from there, / (2/eta) = 1 / 10
+    assert row["eos_onset"] == 50 and row["osc_amplitude"] == pytest.approx(0.1)
     assert row["alignment"] == pytest.approx(0.1)
     never = summary.summarise_run(trace.assign(sharpness=1.0), 0.9, 0.3)
     assert never["sharpening_time"] == 90 and not never["reached"]
+    assert not never["eos_reached"] and np.isnan(never["osc_amplitude"])
 
 
 def test_split_is_stratified_disjoint_and_standardised():

@@ -40,7 +40,8 @@ def _table(mlp_plateau, cnn_plateau, cnn_osc, velocity, align):
         for i, wd in enumerate(wds):
             rows.append({"arch": arch, "decay": "coupled", "eta": 0.2, "wd": wd, "sharpening_time": 100 + 50 * i,
                          "plateau": plateau[i], "threshold": 10 - wd, "plateau_ratio": plateau[i] / (10 - wd),
-                         "osc_amplitude": cnn_osc[i], "kernel_velocity": velocity[i], "alignment": align[i]})
+                         "osc_amplitude": cnn_osc[i], "osc_std_late": cnn_osc[i], "loss_osc": cnn_osc[i],
+                         "eos_reached_fraction": 1.0, "kernel_velocity": velocity[i], "alignment": align[i]})
     return pd.DataFrame(rows)
 
 

@@ -12,7 +12,7 @@ WD_EOS_POINTS = [
     f"{arch}_{decay}_eta{eta}_wd{wd}"
     for arch in ("mlp", "cnn")
     for eta in WD_EOS_GRID[arch]["etas"]
-    for decay, wds in (("coupled", WD_EOS_GRID[arch]["wds"]), ("decoupled", WD_EOS_GRID["decoupled_wds"]))
+    for decay, wds in (("coupled", WD_EOS_GRID[arch]["wds"]), ("decoupled", WD_EOS_GRID[arch]["decoupled_wds"]))
     for wd in wds
 ]
 WD_EOS_RUNS = expand("results/wd_eos/runs/{point}/seed{seed}.csv", point=WD_EOS_POINTS, seed=SEEDS)
@@ -49,7 +49,7 @@ rule wd_eos_run:
     input:
         config="results/wd_eos/config.yaml",
         data=f"data/raw/{WD_EOS_DATASET}/provenance.json",
-        code=code_files("wd_eos", "method", "baselines", "data", "models", "measures", "experiments"),
+        code=code_files("wd_eos", "method", "baselines", "data", "models", "measures", "experiments", "grid"),
     output:
         "results/wd_eos/runs/{arch}_{decay}_eta{eta}_wd{wd}/seed{seed}.csv",
     wildcard_constraints:
@@ -148,7 +148,7 @@ rule wd_eos_claims:
         config="results/wd_eos/config.yaml",
         table="results/wd_eos/tables/main.csv",
         figures=expand("results/wd_eos/figures/{figure}.png", figure=WD_EOS_FIGURES),
-        code=code_files("wd_eos", "paper_claims"),
+        code=code_files("wd_eos", "paper_claims", "controls", "summary", "grid"),
     output:
         claims="results/wd_eos/claims.json",
         metrics="results/wd_eos/metrics.json",

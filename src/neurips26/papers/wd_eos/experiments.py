@@ -10,6 +10,7 @@ from tqdm import tqdm
 from neurips26.common.errors import UserError
 from neurips26.papers.wd_eos import baselines, measures, method, models
 from neurips26.papers.wd_eos.data import N_CLASSES, Split
+from neurips26.papers.wd_eos.grid import budget
 
 STEPS = {"coupled": method.coupled_step, "decoupled": baselines.decoupled_step}
 THRESHOLDS = {"coupled": method.stability_threshold, "decoupled": baselines.decoupled_threshold}
@@ -35,13 +36,19 @@ def run(cfg, split: Split, arch: str, decay: str, eta: float, wd: float, seed: i
     probe = torch.from_numpy(split.x_probe).to(device)
     generator = torch.Generator().manual_seed(seed)
     step_fn, threshold = STEPS[decay], THRESHOLDS[decay](eta, wd)
+    max_steps, eig_freq = budget(cfg, arch)
     rows, v_top, kernel_prev, step_prev = [], None, None, None
-    for step in tqdm(range(int(cfg.max_steps) + 1), desc=f"{arch} {decay} eta={eta} wd={wd} seed={seed}", mininterval=5):
+    loss_prev, loss_rise = None, 0.0
+    for step in tqdm(range(max_steps + 1), desc=f"{arch} {decay} eta={eta} wd={wd} seed={seed}", mininterval=5):
         out = model(x)
         loss = models.square_loss(out, y)
+        loss_value = float(loss.detach())
+        if loss_prev is not None:  # EoS loss oscillation: the relative loss increases of every step, summed per interval
+            loss_rise += max(0.0, loss_value - loss_prev) / max(loss_prev, 1e-30)
+        loss_prev = loss_value
         acc = float((out.argmax(1) == y).float().mean())
-        done = acc >= float(cfg.target_acc) or step == int(cfg.max_steps)
-        if step % int(cfg.eig_freq) == 0 or done:
+        done = acc >= float(cfg.target_acc) or step == max_steps
+        if step % eig_freq == 0 or done:
             sharp, align, v_top = measures.sharpness_and_alignment(
                 lambda: models.square_loss(model(x_hess), y_hess), params, int(cfg.eigen.iters), v_top, generator)
             kernel = measures.ntk(model, probe)
@@ -50,9 +57,10 @@ def run(cfg, split: Split, arch: str, decay: str, eta: float, wd: float, seed: i
             kernel_prev, step_prev = kernel, step
             theta_norm = float(torch.sqrt(sum((p.detach() ** 2).sum() for p in params)))
             rows.append({"arch": arch, "decay": decay, "eta": eta, "wd": wd, "seed": seed, "step": step,
-                         "loss": float(loss.detach()), "accuracy": acc, "sharpness": sharp, "sharpness_reg": sharp + wd,
-                         "threshold": threshold, "two_over_eta": 2.0 / eta, "alignment": align,
+                         "loss": loss_value, "loss_rise": loss_rise, "accuracy": acc, "sharpness": sharp,
+                         "sharpness_reg": sharp + wd, "threshold": threshold, "two_over_eta": 2.0 / eta, "alignment": align,
                          "kernel_velocity": velocity, "weight_norm": theta_norm})
+            loss_rise = 0.0
         if done:
             break
         grads = torch.autograd.grad(loss, params)

@@ -1,4 +1,11 @@
-"""Trace -> run metrics: sharpening time, plateau level, oscillation amplitude, late alignment and kernel velocity."""
+"""Trace -> run metrics: sharpening time, plateau level, EoS oscillation amplitude, late alignment and kernel velocity.
+
+Oscillation at the EoS (the measure the claims use, fixed before the final runs; README): the run enters the EoS at
+the first checkpoint where S reaches its stability threshold (2/eta - lambda for coupled decay); from there to the end,
+the oscillation amplitude is the mean absolute change of S between consecutive checkpoints, relative to 2/eta. A slow
+drift adds little to it, a swing of S around 2/eta adds its full size. Two other readings stay as ablations: the
+standard deviation of S over the last third (the first measure, `osc_std_late`) and the loss oscillation in the EoS
+phase (`loss_osc`: relative loss increases per step, from the per-step losses)."""
 
 from __future__ import annotations
 
@@ -8,36 +15,71 @@ import pandas as pd
 KEYS = ["arch", "decay", "eta", "wd"]
 
 
+def sharpening_time(steps: np.ndarray, sharpness: np.ndarray, level: float) -> tuple[float, bool]:
+    """First step with S >= level; a run that never gets there is censored at its last step (it is at least that slow)."""
+    hit = np.flatnonzero(np.asarray(sharpness) >= level)
+    return (float(steps[hit[0]]), True) if len(hit) else (float(steps[-1]), False)
+
+
+def eos_oscillation(steps: np.ndarray, sharpness: np.ndarray, threshold: float, two_over_eta: float) -> tuple[float, float]:
+    """(onset step, amplitude): onset = first checkpoint with S >= threshold; amplitude = mean |S_k - S_(k-1)| / (2/eta)
+    over the checkpoints from the onset on. NaN for both when the run never reaches the threshold, NaN amplitude when
+    fewer than two checkpoints follow the onset."""
+    hit = np.flatnonzero(np.asarray(sharpness) >= threshold)
+    if not len(hit):
+        return float("nan"), float("nan")
+    window = np.asarray(sharpness)[hit[0]:]
+    amplitude = float(np.abs(np.diff(window)).mean() / two_over_eta) if len(window) >= 2 else float("nan")
+    return float(steps[hit[0]]), amplitude
+
+
+def loss_oscillation(trace: pd.DataFrame, onset: float) -> float:
+    """Mean relative loss increase per step after the EoS onset (loss_rise sums them per checkpoint interval)."""
+    if "loss_rise" not in trace or not np.isfinite(onset):
+        return float("nan")
+    after = trace[trace.step > onset]
+    span = float(after.step.max() - onset) if len(after) else 0.0
+    return float(after.loss_rise.sum() / span) if span > 0 else float("nan")
+
+
 def summarise_run(trace: pd.DataFrame, sharpening_fraction: float, late_fraction: float) -> dict:
     """One row of metrics for one run's trace (checkpoints sorted by step)."""
     trace = trace.sort_values("step")
     eta = float(trace.eta.iloc[0])
-    reached = trace.step[trace.sharpness >= sharpening_fraction * 2.0 / eta]
-    budget = int(trace.step.max())
+    steps, sharp = trace.step.to_numpy(), trace.sharpness.to_numpy()
+    time, reached = sharpening_time(steps, sharp, sharpening_fraction * 2.0 / eta)
+    threshold = float(trace.threshold.iloc[0])
+    onset, amplitude = eos_oscillation(steps, sharp, threshold, 2.0 / eta)
     late = trace.iloc[-max(2, int(round(late_fraction * len(trace)))):]
     return {**{k: trace[k].iloc[0] for k in KEYS}, "seed": int(trace.seed.iloc[0]),
-            # a run that never sharpens to the level is censored at its budget (it is at least that slow)
-            "sharpening_time": float(reached.iloc[0]) if len(reached) else float(budget),
-            "reached": bool(len(reached)),
+            "sharpening_time": time, "reached": reached,
             "plateau": float(late.sharpness.mean()),
-            "osc_amplitude": float(late.sharpness.std(ddof=0)),
+            "eos_onset": onset, "eos_reached": bool(np.isfinite(onset)),
+            "osc_amplitude": amplitude,
+            "osc_std_late": float(late.sharpness.std(ddof=0)),
+            "loss_osc": loss_oscillation(trace, onset),
             "alignment": float(late.alignment.abs().mean()),
-            "kernel_velocity": float(np.nanmean(late.kernel_velocity)),
-            "threshold": float(trace.threshold.iloc[0]),
+            "kernel_velocity": float(np.nanmean(late.kernel_velocity)) if late.kernel_velocity.notna().any()
+            else float("nan"),
+            "threshold": threshold,
             "final_loss": float(trace.loss.iloc[-1]), "final_accuracy": float(trace.accuracy.iloc[-1]),
-            "steps": budget}
+            "steps": int(steps[-1])}
+
+
+METRICS = ["sharpening_time", "plateau", "eos_onset", "osc_amplitude", "osc_std_late", "loss_osc", "alignment",
+           "kernel_velocity", "final_loss", "final_accuracy"]
 
 
 def main_table(traces: pd.DataFrame, sharpening_fraction: float, late_fraction: float) -> pd.DataFrame:
-    """tables/main.csv: seed means (and seed standard deviations) of every metric per (arch, decay, eta, lambda)."""
+    """tables/main.csv: seed means (and seed standard deviations) of every metric per (arch, decay, eta, lambda).
+    eos_onset and osc_amplitude average the seeds that reached the EoS (eos_reached_fraction says how many)."""
     runs = pd.DataFrame([summarise_run(t, sharpening_fraction, late_fraction)
                          for _, t in traces.groupby(KEYS + ["seed"], sort=True)])
-    metrics = ["sharpening_time", "plateau", "osc_amplitude", "alignment", "kernel_velocity", "final_loss",
-               "final_accuracy"]
     grouped = runs.groupby(KEYS, sort=True)
-    table = grouped[metrics].mean()
-    table = table.join(grouped[metrics].std(ddof=0).add_suffix("_sd"))
+    table = grouped[METRICS].mean()
+    table = table.join(grouped[METRICS].std(ddof=0).add_suffix("_sd"))
     table["reached_fraction"] = grouped["reached"].mean()
+    table["eos_reached_fraction"] = grouped["eos_reached"].mean()
     table["threshold"] = grouped["threshold"].first()
     table["plateau_ratio"] = table["plateau"] / table["threshold"]
     table["seeds"] = grouped.size()

@@ -1,0 +1,83 @@
+"""wd_eos measures and positive controls: the oscillation and loss measures on hand-made traces, the control model's
+exact Hessian against autograd, and the controls passing (and able to fail) under the claims' criteria."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from neurips26.common.claims import evaluate
+from neurips26.common.config import compose
+from neurips26.papers.wd_eos import controls, paper_claims, summary
+
+SHARP = "sharpening_spearman_mlp > spearman_min and sharpening_spearman_cnn > spearman_min"
+OSC = "cnn_max_rel_dev < cnn_band and cnn_osc_spearman < decrease_max"
+
+
+def test_eos_oscillation_closed_form():
+    steps = np.arange(0, 80, 10)
+    # square wave of half-width 1 around 2/eta = 10 once at the EoS: every change is 2 -> amplitude 2 / 10
+    sharp = np.array([5, 7, 9, 10.5, 9.5, 10.5, 9.5, 10.5])
+    onset, amp = summary.eos_oscillation(steps, sharp, threshold=10.0, two_over_eta=10.0)
+    assert onset == 30 and amp == pytest.approx(0.1)
+    # a steady drift above the threshold has an amplitude equal to its slope per checkpoint, not its spread
+    onset, amp = summary.eos_oscillation(steps, np.array([10, 10.1, 10.2, 10.3, 10.4, 10.5, 10.6, 10.7]), 10.0, 10.0)
+    assert onset == 0 and amp == pytest.approx(0.01)
+    assert np.isnan(summary.eos_oscillation(steps, np.full(8, 9.0), 10.0, 10.0)[0])
+    assert np.isnan(summary.eos_oscillation(steps, np.r_[np.full(7, 9.0), 11.0], 10.0, 10.0)[1])  # one point only
+
+
+def test_sharpening_time_is_censored_at_the_budget():
+    steps = np.array([0, 20, 40])
+    assert summary.sharpening_time(steps, np.array([1, 9.5, 11]), 9.0) == (20.0, True)
+    assert summary.sharpening_time(steps, np.array([1, 2, 3]), 9.0) == (40.0, False)
+
+
+def test_loss_oscillation_counts_relative_increases_after_the_onset():
+    trace = pd.DataFrame({"step": [0, 10, 20, 30], "loss_rise": [0.0, 0.5, 0.2, 0.4]})
+    assert summary.loss_oscillation(trace, 10.0) == pytest.approx((0.2 + 0.4) / 20)
+    assert np.isnan(summary.loss_oscillation(trace, float("nan")))
+
+
+def test_deep_scalar_hessian_matches_autograd():
+    w = np.array([0.7, -1.3, 0.4])
+
+    def loss(v):
+        return 0.5 * (v.prod() - controls.TARGET) ** 2
+
+    reference = torch.autograd.functional.hessian(loss, torch.tensor(w, dtype=torch.float64)).numpy()
+    np.testing.assert_allclose(controls.deep_scalar_hessian(w), reference, rtol=1e-12, atol=1e-12)
+    # at the balanced minimum the sharpness is D y^(2(D-1)/D) = 3
+    top = np.linalg.eigvalsh(controls.deep_scalar_hessian(np.ones(3)))[-1]
+    assert top == pytest.approx(3.0)
+
+
+def test_deep_scalar_network_sharpens_more_slowly_with_weight_decay():
+    eta = 2.0 / controls.CONTROL_TWO_OVER_ETA
+    times = [summary.sharpening_time(t.step.to_numpy(), t.sharpness.to_numpy(), 0.9 * 2 / eta)
+             for t in (controls.deep_scalar_trace(eta, wd, 300) for wd in (0.0, 0.01, 0.02))]
+    assert all(reached for _, reached in times)
+    assert times[0][0] < times[1][0] < times[2][0]
+
+
+@pytest.mark.parametrize("scale", ["default", "tiny"])
+def test_positive_controls_hold(scale):
+    pcs = paper_claims.positive_controls(compose("wd_eos", [f"scale={scale}"]))
+    assert pcs["sharpening_slows"].to_json(SHARP)["holds"] is True
+    assert pcs["cnn_damped_oscillations"].to_json(OSC)["holds"] is True
+
+
+def test_oscillation_criterion_fails_on_growing_oscillations():
+    """The control's criterion is not vacuous: oscillations that grow with lambda, or a plateau off 2/eta, fail."""
+    cfg = compose("wd_eos", [])
+    s = cfg.summary
+    wds = [0.0, 0.002, 0.005, 0.01]
+    growing = pd.concat([controls.damped_eos_trace(0.03, wd, 600, 30, "cnn", damping=-0.2) for wd in wds])
+    m = paper_claims.measure(summary.main_table(growing, s.sharpening_fraction, s.late_fraction), cfg)
+    assert m["cnn_osc_spearman"] == pytest.approx(1.0) and evaluate(OSC, m) is False
+    # sharpness that never reaches 2/eta: no EoS onset, no amplitude -> the criterion cannot pass
+    low = pd.concat([controls.damped_eos_trace(0.03, wd, 600, 30, "cnn", start=0.3, onset=10_000) for wd in wds])
+    m = paper_claims.measure(summary.main_table(low, s.sharpening_fraction, s.late_fraction), cfg)
+    assert m["cnn_eos_reached_min"] == 0.0 and not evaluate(OSC, m)
