@@ -40,6 +40,48 @@ def load_smollm2():
     return tokenizer, model
 
 
+def export_smollm2(folder: Path) -> None:
+    """Write SmolLM2 (dequantised float32 weights as safetensors, tokenizer, config) to `folder`, atomically, after
+    checking that the reloaded copy is bit-identical. Loading the copy takes ~2 s instead of ~30 s from the GGUF file,
+    for papers that load the model in many jobs."""
+    import shutil
+    import tempfile
+
+    import torch
+
+    tokenizer, model = load_smollm2()
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        tokenizer.save_pretrained(tmp)
+        model.save_pretrained(tmp, safe_serialization=True)
+        _, copy_ = load_exported(tmp)
+        reference = model.state_dict()
+        for name, tensor in copy_.state_dict().items():
+            if not torch.equal(tensor, reference[name]):
+                raise UserError(f"{folder}: exported SmolLM2 weight {name} differs from the GGUF original")
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp.rename(folder)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+
+
+def load_exported(folder: Path):
+    """(tokenizer, model) from a folder written by export_smollm2 (safetensors only, never a pickle), float32, eval."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    folder = Path(folder)
+    if not (folder / "model.safetensors").is_file() or not (folder / "config.json").is_file():
+        raise UserError(f"{folder}: expected model.safetensors and config.json written by export_smollm2")
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, use_safetensors=True).eval()
+    return tokenizer, model
+
+
 def label_token_ids(tokenizer, words: list[str]) -> list[int]:
     """The first token of " word" for each label word; they must differ."""
     ids = [tokenizer(" " + w, add_special_tokens=False).input_ids[0] for w in words]
