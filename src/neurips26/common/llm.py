@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -54,8 +55,13 @@ def export_smollm2(folder: Path) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
+        from safetensors.torch import save_model
+
         tokenizer.save_pretrained(tmp)
-        model.save_pretrained(tmp, safe_serialization=True)
+        config = model.config.to_dict()
+        config.pop("quantization_config", None)  # the weights are plain float32 now (GGUF models refuse save_pretrained)
+        (tmp / "config.json").write_text(json.dumps(config, indent=1))
+        save_model(model, str(tmp / "model.safetensors"))  # tied embedding / LM head stored once
         _, copy_ = load_exported(tmp)
         reference = model.state_dict()
         for name, tensor in copy_.state_dict().items():
@@ -72,14 +78,16 @@ def export_smollm2(folder: Path) -> None:
 def load_exported(folder: Path):
     """(tokenizer, model) from a folder written by export_smollm2 (safetensors only, never a pickle), float32, eval."""
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from safetensors.torch import load_model
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
     folder = Path(folder)
     if not (folder / "model.safetensors").is_file() or not (folder / "config.json").is_file():
         raise UserError(f"{folder}: expected model.safetensors and config.json written by export_smollm2")
     tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32, use_safetensors=True).eval()
-    return tokenizer, model
+    model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(folder), dtype=torch.float32)
+    load_model(model, str(folder / "model.safetensors"))  # strict: every weight present, shapes checked
+    return tokenizer, model.eval()
 
 
 def label_token_ids(tokenizer, words: list[str]) -> list[int]:
