@@ -24,7 +24,12 @@ def tables(best: int, lstar: int):
                      "l_star": lstar})
     main = pd.DataFrame([{"task": t, "method": m, "s_per_step": s, "acc_after": 0.5}
                          for t in ["imdb", "bbc"] for m, s in [("zo_lstar", 1.0), ("zo_full", 3.0)]])
-    return pd.DataFrame(rows), main
+    return pd.DataFrame(rows), main, detector(lstar, 0)
+
+
+def detector(lstar_a: int, lstar_b: int) -> pd.DataFrame:
+    return pd.DataFrame([{"model": m, "task": t, "layer": 0, "ratio": 1.0, "l_star": ls, "n_layers": n}
+                         for m, ls, n in [("m", lstar_a, 8), ("minilm", lstar_b, 6)] for t in ["imdb", "bbc"]])
 
 
 @pytest.mark.parametrize("best,lstar,expected", [(2, 2, True), (2, 3, True), (6, 2, False)])
@@ -36,9 +41,19 @@ def test_verdicts_follow_the_numbers(best, lstar, expected):
     assert verdicts["dominant_by_expected_descent"] is expected
     assert verdicts["dominated_by_one_layer"] is True and verdicts["speedup"] is True
     assert verdicts["single_layer_matches_full"] is (best == lstar)
-    assert verdicts["model_specific"] is None
+    assert verdicts["model_specific"] is True  # l* = 2 or 3 on one model, 0 on the other
     control = next(c for c in claims if c.id == "first_outlier_layer_is_dominant").to_json()["positive_control"]
     assert control["holds"] is True
+
+
+@pytest.mark.parametrize("lstar_a,lstar_b,expected", [(3, 0, True), (3, 3, False), (3, -1, False)])
+def test_model_specific_needs_a_found_and_different_layer_in_both_models(lstar_a, lstar_b, expected):
+    cfg = compose("zo_dominant_layer", [])
+    layers, main, _ = tables(3, 3)
+    claims, _ = paper_claims.build(layers, main, detector(lstar_a, lstar_b), cfg)
+    claim = next(c for c in claims if c.id == "model_specific").to_json()
+    assert claim["holds"] is expected
+    assert claim["measured"]["depth_minilm_bbc"] == pytest.approx((lstar_b + 1) / 6, abs=1e-5)
 
 
 def test_zo_signal_matches_a_direct_gradient_computation():

@@ -101,3 +101,11 @@ def test_outlier_profile_matches_a_brute_force_count():
     assert row["max_abs"] == 500.0 and row["median_abs"] == 1.0 and row["ratio"] == 500.0
     assert (row["token"], row["channel"]) == (2, 1)
     assert method.first_outlier_layer([row, {**row, "state": 1}], 100.0, 100.0) == 0
+
+
+def test_outlier_position_counts_from_the_first_real_token_with_left_or_right_padding():
+    h = torch.ones(1, 4, 2)
+    h[0, 2, 1] = 900.0
+    left = method.outlier_profile([h], torch.tensor([[0, 1, 1, 1]]))[0]
+    right = method.outlier_profile([h], torch.tensor([[1, 1, 1, 0]]))[0]
+    assert (left["token"], right["token"]) == (1, 2)

@@ -4,13 +4,55 @@
 ZO_DOMINANT_LAYER = scale_settings("zo_dominant_layer")
 ZO_DOMINANT_LAYER_TASKS = list(ZO_DOMINANT_LAYER.tasks.names)
 ZO_DOMINANT_LAYER_DATA = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu"}
-ZO_DOMINANT_LAYER_FIGURES = ["outlier_profile", "zo_snr_per_layer", "propagation"]
+ZO_DOMINANT_LAYER_FIGURES = {"outlier_profile": "detector", "zo_snr_per_layer": "layers", "propagation": "layers"}
+ZO_DOMINANT_LAYER_MINILM = "results/zo_dominant_layer/runs/minilm_profile.csv"
 ZO_DOMINANT_LAYER_TABLES = {
     "layers": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_layers.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
     "main": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_methods.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
 }
+ZO_DOMINANT_LAYER_TABLES["detector"] = ZO_DOMINANT_LAYER_TABLES["layers"] + [ZO_DOMINANT_LAYER_MINILM]
+# SmolLM2 is exported once as safetensors (temp: deleted after the last run job) so that each job loads it in ~2 s
+ZO_DOMINANT_LAYER_EXPORT = ZO_DOMINANT_LAYER.model == "smollm2"
 
-EXTRA_OUTPUTS["zo_dominant_layer"] = ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_TABLES["main"]
+EXTRA_OUTPUTS["zo_dominant_layer"] = (
+    ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_TABLES["main"] + [ZO_DOMINANT_LAYER_MINILM]
+)
+
+
+rule zo_dominant_layer_model:
+    input:
+        config="results/zo_dominant_layer/config.yaml",
+    output:
+        temp(directory("results/zo_dominant_layer/model")),
+    log:
+        "logs/zo_dominant_layer/model.log",
+    benchmark:
+        "logs/zo_dominant_layer/benchmarks/model.tsv"
+    resources:
+        mem_mb=3000,
+        runtime=10,
+    shell:
+        "python -m neurips26 zo_dominant_layer model --config {input.config} --output {output} > {log} 2>&1"
+
+
+rule zo_dominant_layer_second_model:
+    input:
+        data=[f"data/raw/{ZO_DOMINANT_LAYER_DATA[t]}/provenance.json" for t in ZO_DOMINANT_LAYER_TASKS],
+        config="results/zo_dominant_layer/config.yaml",
+        code=code_files("zo_dominant_layer", "data", "method", "second_model"),
+    output:
+        ZO_DOMINANT_LAYER_MINILM,
+    log:
+        "logs/zo_dominant_layer/second_model.log",
+    benchmark:
+        "logs/zo_dominant_layer/benchmarks/second_model.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 zo_dominant_layer second_model --config {input.config} --input {input.data}"
+        " --output {output} --threads {threads} > {log} 2>&1"
 
 
 rule zo_dominant_layer_config:
@@ -33,6 +75,7 @@ rule zo_dominant_layer_config:
 rule zo_dominant_layer_run:
     input:
         data=lambda w: f"data/raw/{ZO_DOMINANT_LAYER_DATA[w.task]}/provenance.json",
+        model=["results/zo_dominant_layer/model"] if ZO_DOMINANT_LAYER_EXPORT else [],
         config="results/zo_dominant_layer/config.yaml",
         code=code_files("zo_dominant_layer", "data", "models", "method", "lora", "experiments"),
     output:
@@ -50,7 +93,7 @@ rule zo_dominant_layer_run:
         mem_mb=4000,
         runtime=30,
     shell:
-        "python -m neurips26 zo_dominant_layer run --config {input.config} --input {input.data}"
+        "python -m neurips26 zo_dominant_layer run --config {input.config} --input {input.data} {input.model}"
         " --output {output.layers} {output.methods} --seed {wildcards.seed} --threads {threads}"
         " task={wildcards.task} > {log} 2>&1"
 
@@ -83,7 +126,7 @@ rule zo_dominant_layer_figure:
         "zo_dominant_layer_summary"
     input:
         config="results/zo_dominant_layer/config.yaml",
-        table="results/zo_dominant_layer/tables/layers.csv",
+        table=lambda w: f"results/zo_dominant_layer/tables/{ZO_DOMINANT_LAYER_FIGURES[w.figure]}.csv",
         code=code_files("zo_dominant_layer", "figures"),
     output:
         report(
@@ -111,7 +154,7 @@ rule zo_dominant_layer_claims:
         "zo_dominant_layer_summary"
     input:
         config="results/zo_dominant_layer/config.yaml",
-        tables=expand("results/zo_dominant_layer/tables/{table}.csv", table=["layers", "main"]),
+        tables=expand("results/zo_dominant_layer/tables/{table}.csv", table=["layers", "main", "detector"]),
         figures=expand("results/zo_dominant_layer/figures/{figure}.png", figure=ZO_DOMINANT_LAYER_FIGURES),
         code=code_files("zo_dominant_layer", "paper_claims", "models", "method"),
     output:

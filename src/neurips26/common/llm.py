@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,55 @@ def load_smollm2():
     tokenizer = AutoTokenizer.from_pretrained(path, gguf_file=GGUF)
     model = AutoModelForCausalLM.from_pretrained(path, gguf_file=GGUF, dtype=torch.float32).eval()
     return tokenizer, model
+
+
+def export_smollm2(folder: Path) -> None:
+    """Write SmolLM2 (dequantised float32 weights as safetensors, tokenizer, config) to `folder`, atomically, after
+    checking that the reloaded copy is bit-identical. Loading the copy takes ~2 s instead of ~30 s from the GGUF file,
+    for papers that load the model in many jobs."""
+    import shutil
+    import tempfile
+
+    import torch
+
+    tokenizer, model = load_smollm2()
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        from safetensors.torch import save_model
+
+        tokenizer.save_pretrained(tmp)
+        config = model.config.to_dict()
+        config.pop("quantization_config", None)  # the weights are plain float32 now (GGUF models refuse save_pretrained)
+        (tmp / "config.json").write_text(json.dumps(config, indent=1))
+        save_model(model, str(tmp / "model.safetensors"))  # tied embedding / LM head stored once
+        _, copy_ = load_exported(tmp)
+        reference = model.state_dict()
+        for name, tensor in copy_.state_dict().items():
+            if not torch.equal(tensor, reference[name]):
+                raise UserError(f"{folder}: exported SmolLM2 weight {name} differs from the GGUF original")
+        if folder.exists():
+            shutil.rmtree(folder)
+        tmp.rename(folder)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+
+
+def load_exported(folder: Path):
+    """(tokenizer, model) from a folder written by export_smollm2 (safetensors only, never a pickle), float32, eval."""
+    import torch
+    from safetensors.torch import load_model
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    folder = Path(folder)
+    if not (folder / "model.safetensors").is_file() or not (folder / "config.json").is_file():
+        raise UserError(f"{folder}: expected model.safetensors and config.json written by export_smollm2")
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(folder), dtype=torch.float32)
+    load_model(model, str(folder / "model.safetensors"))  # strict: every weight present, shapes checked
+    return tokenizer, model.eval()
 
 
 def label_token_ids(tokenizer, words: list[str]) -> list[int]:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -97,21 +98,24 @@ def device_of(params) -> str:
     return params[0].device.type
 
 
-def evaluate(runner, y, rows) -> tuple[float, float]:
+def evaluate(runner, y, rows, start: int = 0) -> tuple[float, float]:
+    """Held-out (loss, accuracy), computed from layer `start` on the cached residual stream below it (valid while
+    the layers below `start` are untouched)."""
     with torch.no_grad():
-        logits = runner.logits(0, rows)
+        logits = runner.logits(start, rows)
     return float(torch.nn.functional.cross_entropy(logits, y[rows])), float((logits.argmax(1) == y[rows]).float().mean())
 
 
 def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, seed, first_order=False,
-          before: tuple[float, float] | None = None) -> dict:
+          before: tuple[float, float] | None = None, max_steps: int | None = None) -> dict:
     """MeZO (or Adam when first_order) on `params` with minibatches from train_rows; plateau rule on held-out loss.
-    `before`: the held-out (loss, accuracy) of the starting weights, when already known."""
-    loss0, acc0 = before if before is not None else evaluate(runner, y, eval_rows)
+    `before`: the held-out (loss, accuracy) of the starting weights, when already known; `max_steps`: overrides
+    spec.max_steps. Only the layers from `start` up change, so evaluations start there on the cached prefix."""
+    loss0, acc0 = before if before is not None else evaluate(runner, y, eval_rows, start)
     best, waited, steps, elapsed = loss0, 0, 0, 0.0
     last = None  # the held-out evaluation at the current step, if one was made
     optimizer = torch.optim.Adam(params, lr=float(spec.fo_lr)) if first_order else None
-    for step in range(int(spec.max_steps)):
+    for step in range(int(spec.max_steps if max_steps is None else max_steps)):
         rows = torch.as_tensor(rng.choice(train_rows, int(spec.batch), replace=False))
         if device_of(params) == "cuda":
             torch.cuda.synchronize()
@@ -133,7 +137,7 @@ def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, see
         steps = step + 1
         last = None
         if steps % int(spec.eval_every) == 0:
-            last = evaluate(runner, y, eval_rows)
+            last = evaluate(runner, y, eval_rows, start)
             loss = last[0]
             if loss < best - float(spec.min_delta):
                 best, waited = loss, 0
@@ -141,16 +145,29 @@ def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, see
                 waited += 1
                 if waited >= int(spec.patience):
                     break
-    loss1, acc1 = last if last is not None else evaluate(runner, y, eval_rows)
+    loss1, acc1 = last if last is not None else evaluate(runner, y, eval_rows, start)
     return {"steps": steps, "s_per_step": elapsed / max(steps, 1), "loss_before": loss0, "loss_after": loss1,
             "acc_before": acc0, "acc_after": acc1, "params": sum(p.numel() for p in params)}
 
 
-def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(layers frame, methods frame) of one model x task x seed."""
+class PhaseTimer:
+    """Wall seconds per phase of a job, printed to stderr (the rule's log)."""
+
+    def __init__(self):
+        self.last = time.perf_counter()
+
+    def __call__(self, phase: str) -> None:
+        now = time.perf_counter()
+        print(f"[zo_dominant_layer] {phase}: {now - self.last:.1f} s", file=sys.stderr, flush=True)
+        self.last = now
+
+
+def run(cfg, model_name: str, task, seed: int, model_dir=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(layers frame, methods frame) of one model x task x seed; model_dir: an exported SmolLM2 (fast load)."""
+    tick = PhaseTimer()
     rng = np.random.default_rng(seed)
     device = resolve_device(str(cfg.device))
-    tokenizer, model = models.load(model_name, cfg, seed=int(cfg.tasks.split_seed))
+    tokenizer, model = models.load(model_name, cfg, seed=int(cfg.tasks.split_seed), folder=model_dir)
     model.to(device)
     for p in model.parameters():
         p.requires_grad_(False)
@@ -161,26 +178,28 @@ def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFra
     n_layers = runner.n_layers
     train_rows = np.arange(task.n_train)
     eval_rows = torch.arange(task.n_train, len(task.y))
+    tick("load model, tokenise")
     runner.cache_inputs(range(n_layers))
+    tick("cache residual stream")
 
     # 1. detector (inference only), on the held-out prompts
-    states = [runner.cache[i][eval_rows] for i in range(n_layers)]
-    from neurips26.common.llm import residual_stream
-
-    states.append(residual_stream(model, ids[eval_rows], mask[eval_rows], runner.position[eval_rows])[-1])
+    states = [runner.cache[i][eval_rows] for i in range(n_layers)] + [runner.output[eval_rows]]
     profile = pd.DataFrame(method.outlier_profile(states, mask[eval_rows]))
     detector = cfg.detector
     l_star = method.first_outlier_layer(profile.to_dict("records"), float(detector.ratio_min), float(detector.abs_min))
     profile = profile[profile.state > 0].assign(layer=lambda f: f.state - 1).drop(columns="state")
 
+    tick("detector")
     # 2. per-layer ZO signal (all layers), 3. propagation (a subset, always l* and its neighbours)
     spec = cfg.signal
     signal = zo_signal(model, runner, y, train_rows, eval_rows, int(spec.batches), int(spec.batch), rng)
+    tick("zo signal (all layers)")
     chosen = set(range(0, n_layers, int(cfg.propagation.stride))) | {n_layers - 1}
     if l_star >= 0:
         chosen |= {i for i in (l_star - 1, l_star, l_star + 1) if 0 <= i < n_layers}
     prop_rows = eval_rows[: int(cfg.propagation.examples)]
     prop = propagation(model, runner, y, sorted(chosen), prop_rows, float(cfg.zo.eps), int(cfg.propagation.draws), seed)
+    tick(f"propagation ({len(chosen)} layers)")
     layers = signal.merge(profile, on="layer", how="left").merge(prop, on="layer", how="left")
 
     # 4. short MeZO runs; every run starts from the pretrained weights (restored after it)
@@ -188,7 +207,8 @@ def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFra
     others = [i for i in range(n_layers) if abs(i - target) > 1]
     random_layer = int(rng.choice(others)) if others else target
     runs = []
-    pretrained = evaluate(runner, y, eval_rows)
+    pretrained = evaluate(runner, y, eval_rows, n_layers - 1)  # the last layer on the cached stream below it
+    tick("pretrained evaluation")
     for name in cfg.methods:
         lora_params = None
         if name == "zo_lstar":
@@ -208,7 +228,8 @@ def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFra
         # the frozen prefix below `start` is runner.cache[start] (computed once above; weights are restored after
         # every run, so it stays valid)
         result = train(model, runner, y, cfg.zo, train_rows, eval_rows, params, start, rng, seed,
-                       first_order=name.startswith("fo_"), before=pretrained)
+                       first_order=name.startswith("fo_"), before=pretrained,
+                       max_steps=int(cfg.zo.full_max_steps) if name == "zo_full" else None)
         runs.append({"method": name, "layer": start if name != "zo_full" and lora_params is None else -1, **result})
         if lora_params is not None:
             lora.remove_lora(model.model.layers)
@@ -216,5 +237,6 @@ def run(cfg, model_name: str, task, seed: int) -> tuple[pd.DataFrame, pd.DataFra
             with torch.no_grad():
                 for p, s in zip(params, saved):
                     p.copy_(s)
+        tick(f"run {name} ({result['steps']} steps)")
     meta = {"model": model_name, "task": task.name, "seed": seed, "l_star": l_star, "n_layers": n_layers}
     return layers.assign(**meta), pd.DataFrame(runs).assign(**meta)

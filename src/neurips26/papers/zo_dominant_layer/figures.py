@@ -25,7 +25,7 @@ def _per_task(frame: pd.DataFrame, column: str, ylabel: str, log: bool = False):
 
 
 def outlier_profile(frame: pd.DataFrame):
-    return _per_task(frame, "ratio", "max|h| / median|h| after the layer", log=True)
+    return _per_task(frame, "ratio", "max|h| / median|h| after the layer (SmolLM2 and MiniLM)", log=True)
 
 
 def zo_snr_per_layer(frame: pd.DataFrame):
@@ -36,5 +36,5 @@ def layer_sweep(frame: pd.DataFrame):
     return _per_task(frame.dropna(subset=["propagation"]), "propagation", "|d logits| / eps under MeZO's z", log=True)
 
 
-FIGURES = {"outlier_profile": ("layers", outlier_profile), "zo_snr_per_layer": ("layers", zo_snr_per_layer),
+FIGURES = {"outlier_profile": ("detector", outlier_profile), "zo_snr_per_layer": ("layers", zo_snr_per_layer),
            "propagation": ("layers", layer_sweep)}

@@ -56,7 +56,7 @@ def outlier_profile(states: Sequence[torch.Tensor], mask: torch.Tensor) -> list[
     """Per residual-stream state (index 0: embeddings, index l: output of decoder layer l, 1-based): max|h|,
     median|h| over real tokens, their ratio, and where the max sits (token position from the text's start, channel)."""
     real = mask.bool()
-    starts = (~real).sum(1)  # left padding: the first real token of each row
+    starts = real.int().argmax(1)  # the first real token of each row (left or right padding)
     rows = []
     for index, h in enumerate(states):
         a = h.detach().abs().float()

@@ -51,11 +51,12 @@ def plant_outlier(model, layer: int, scale: float, channel: int = 0) -> None:
         model.model.layers[layer].mlp.down_proj.weight[channel] *= scale
 
 
-def load(name: str, cfg, seed: int = 0):
+def load(name: str, cfg, seed: int = 0, folder=None):
+    """(tokenizer, model); for smollm2 from `folder` (the job's exported copy, common/llm.export_smollm2) if given."""
     if name == "smollm2":
-        from neurips26.common.llm import load_smollm2
+        from neurips26.common.llm import load_exported, load_smollm2
 
-        return load_smollm2()
+        return load_exported(folder) if folder is not None else load_smollm2()
     if name == "small_decoder":
         return small_decoder(cfg.small_decoder, seed)
     raise UserError(f"unknown zo_dominant_layer model {name!r}; known: smollm2, small_decoder")
@@ -89,6 +90,7 @@ class Runner:
 
         states = residual_stream(self.model, self.ids, self.mask, self.position)
         self.cache = {int(layer): states[int(layer)].clone() for layer in layers}
+        self.output = states[-1].clone()  # the last layer's raw output (for the detector)
 
     def logits(self, start: int = 0, rows=None, grad: bool = False) -> torch.Tensor:
         """(n, K) label-word logits; start = 0 recomputes the embeddings (they may be perturbed)."""

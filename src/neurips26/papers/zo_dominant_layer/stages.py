@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
@@ -25,8 +26,31 @@ data, figures, paper_claims, tables = lazy_modules(
 REAL_SOURCES = "MeZO's SuperGLUE/SQuAD/DROP tasks and the hub models Llama-2-7b-hf and Qwen3-8B"
 
 
+def model(ctx: StageContext) -> None:
+    """--output a folder: SmolLM2 exported once as float32 safetensors (bit-identical to the GGUF load, checked), so
+    that each run job loads it in ~2 s instead of ~30 s. Deleted by Snakemake once every run job is done (temp)."""
+    from neurips26.common.llm import export_smollm2
+
+    export_smollm2(ctx.output)
+
+
+def second_model(ctx: StageContext) -> None:
+    """The detector on the MiniLM encoder: --input the provenance.json of every task in tasks.names (that order),
+    --output minilm_profile.csv."""
+    require_embedded(ctx, REAL_SOURCES)
+    names = list(ctx.cfg.tasks.names)
+    if len(ctx.inputs) != len(names):
+        raise UserError(f"second_model needs --input one provenance.json per task of tasks.names: {names}")
+    tasks = [data.load_task(name, prepared_data_dir(replace(ctx, inputs=[path]), data.DATASETS[name]), ctx.cfg)
+             for name, path in zip(names, ctx.inputs)]
+    from neurips26.papers.zo_dominant_layer import second_model as second
+
+    write_csv(ctx.output, second.minilm_profile(ctx.cfg, tasks))
+
+
 def run(ctx: StageContext) -> None:
-    """One model x task x seed: --input the task's provenance.json, --output layers.csv methods.csv, task=<name>."""
+    """One model x task x seed: --input the task's provenance.json [the exported SmolLM2 folder], --output
+    layers.csv methods.csv, task=<name>."""
     require_embedded(ctx, REAL_SOURCES)
     name = ctx.cfg.get("task")
     if name not in data.DATASETS:
@@ -37,14 +61,17 @@ def run(ctx: StageContext) -> None:
     seed_everything(ctx.require_seed())
     from neurips26.papers.zo_dominant_layer import experiments
 
-    layers, methods = experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed())
+    model_dir = ctx.inputs[1] if len(ctx.inputs) > 1 else None
+    layers, methods = experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed(), model_dir)
     write_csv(ctx.outputs[0], layers)
     write_csv(ctx.outputs[1], methods)
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
+    "model": model,
+    "second_model": second_model,
     "run": run,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("layers", "main")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("layers", "main", "detector")),
 }

@@ -26,4 +26,14 @@ def table_main(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-TABLES = {"layers": table_layers, "main": table_main}
+def table_detector(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x layer: the detector's profile (inference only; the same on every seed) and l*, for SmolLM2
+    (from the run CSVs) and the second family, MiniLM (runs/minilm_profile.csv)."""
+    keys = ["model", "task", "layer"]
+    out = frame.groupby(keys)[["ratio", "max_abs", "median_abs"]].mean().reset_index()
+    meta = frame.groupby(["model", "task"]).agg(l_star=("l_star", lambda s: int(s.mode().iloc[0])),
+                                                n_layers=("layer", lambda s: int(s.max()) + 1))
+    return out.merge(meta.reset_index(), on=["model", "task"])
+
+
+TABLES = {"layers": table_layers, "main": table_main, "detector": table_detector}

@@ -1,0 +1,32 @@
+"""The second model family for "model-specific": the detector on the bundled all-MiniLM-L6-v2 encoder (common/minilm.py,
+6 post-LN BERT layers), on the same held-out prompts as SmolLM2. Inference only: the residual stream after each
+layer (transformers' hidden states; index 0 the embeddings), r_l = max|h_l| / median|h_l| over real tokens, and the
+first layer holding a massive activation by the same thresholds as for SmolLM2."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from neurips26.papers.zo_dominant_layer import method
+
+
+def minilm_profile(cfg, tasks) -> pd.DataFrame:
+    """Per task x layer (0-based, the output of encoder layer l): ratio, max|h|, median|h|, where the max sits, l*."""
+    import torch
+
+    from neurips26.common.minilm import load_minilm
+
+    tokenizer, model = load_minilm()
+    frames = []
+    for task in tasks:
+        prompts = task.prompts[task.n_train:]  # the held-out prompts, as for SmolLM2's detector
+        enc = tokenizer(prompts, padding=True, truncation=True, max_length=int(cfg.tasks.max_tokens) + 2,
+                        return_tensors="pt")
+        with torch.inference_mode():
+            states = model(**enc, output_hidden_states=True).hidden_states
+        profile = method.outlier_profile(states, enc["attention_mask"])
+        l_star = method.first_outlier_layer(profile, float(cfg.detector.ratio_min), float(cfg.detector.abs_min))
+        frame = pd.DataFrame(profile)
+        frame = frame[frame.state > 0].assign(layer=lambda f: f.state - 1).drop(columns="state")
+        frames.append(frame.assign(model="minilm", task=task.name, l_star=l_star, n_layers=len(states) - 1))
+    return pd.concat(frames, ignore_index=True)
