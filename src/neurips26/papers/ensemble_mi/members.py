@@ -24,8 +24,9 @@ def _words(texts: list[str], first: int | None = None, last: int | None = None) 
     return [" ".join(w[-last:]) for w in split]
 
 
-def text_members(task: Task, seed: int) -> dict[str, np.ndarray]:
-    """name -> predicted labels on the pool, for a single-label text classification task."""
+def text_members(task: Task, seed: int, copies: int = 0) -> dict[str, np.ndarray]:
+    """name -> predicted labels on the pool, for a single-label text classification task. `copies` adds a cluster of
+    near copies: the word TF-IDF logistic regression refit on bootstrap resamples of the same training set."""
     rng = np.random.default_rng(seed)
     xtr, ytr, xpo = task.train.texts, task.train.y, task.pool.texts
     half = rng.permutation(len(ytr))
@@ -40,6 +41,9 @@ def text_members(task: Task, seed: int) -> dict[str, np.ndarray]:
     }
     for name, idx in halves.items():
         out[f"tfidf_lr_half_{name}"] = LogisticRegression(C=4.0, max_iter=2000).fit(wtr[idx], ytr[idx]).predict(wpo)
+    for i in range(copies):
+        boot = rng.integers(0, len(ytr), len(ytr))
+        out[f"tfidf_lr_boot{i}"] = LogisticRegression(C=4.0, max_iter=2000).fit(wtr[boot], ytr[boot]).predict(wpo)
     bigram = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), min_df=2, max_features=40000)
     svm = LinearSVC(C=0.5, random_state=seed).fit(bigram.fit_transform(xtr), ytr)
     out["bigram_svm"] = svm.predict(bigram.transform(xpo))

@@ -36,7 +36,10 @@ def predict(family: str) -> Callable[[StageContext], None]:
         name = ctx.cfg.get("task")
         task = _task(ctx, name)
         if family == "classic":
-            made = (members.choice_members if task.pool.options else members.text_members)(task, 0)
+            if task.pool.options:
+                made = members.choice_members(task, 0)
+            else:
+                made = members.text_members(task, 0, int(ctx.cfg.members.copies))
         else:
             made = embedding.minilm_members(task, int(ctx.cfg.minilm.train), int(ctx.cfg.minilm.max_tokens))
         write_csv(ctx.output, predictions.frame(task, made))
