@@ -6,7 +6,6 @@ from omegaconf import OmegaConf
 from neurips26.common.config import compose
 from neurips26.papers.ensemble_mi import paper_claims
 
-
 REALS = ("imdb", "rt", "bbc")
 
 

@@ -39,9 +39,10 @@ def predict(family: str) -> Callable[[StageContext], None]:
             if task.pool.options:
                 made = members.choice_members(task, 0)
             else:
-                made = members.text_members(task, 0, int(ctx.cfg.members.copies))
+                made = members.text_members(task, 0, int(ctx.cfg.members.copies), float(ctx.cfg.members.drop))
         else:
-            made = embedding.minilm_members(task, int(ctx.cfg.minilm.train), int(ctx.cfg.minilm.max_tokens))
+            templates = list(ctx.cfg.minilm.templates.get(name, [])) if ctx.cfg.minilm.get("templates") else []
+            made = embedding.minilm_members(task, int(ctx.cfg.minilm.train), int(ctx.cfg.minilm.max_tokens), templates)
         write_csv(ctx.output, predictions.frame(task, made))
 
     return stage
