@@ -8,12 +8,13 @@ ENSEMBLE_MI_TASKS = list(ENSEMBLE_MI.tasks.names)
 ENSEMBLE_MI_DATA = {"imdb": "ensemble_mi_imdb", "rt": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc",
                     "mmlu": "ensemble_mi_mmlu"}
 
-
-def ensemble_mi_families(task):
-    """Member families of a task: classic always; MiniLM on minilm.tasks; SmolLM2 everywhere when enabled."""
-    minilm = ENSEMBLE_MI.minilm.enabled and task in list(ENSEMBLE_MI.minilm.tasks)
-    return ["classic"] + (["minilm"] if minilm else []) + (["smollm2"] if ENSEMBLE_MI.llm.enabled else [])
-
+# member families per task: classic always; MiniLM on minilm.tasks; SmolLM2 everywhere when enabled
+ENSEMBLE_MI_FAMILIES = {
+    task: ["classic"]
+    + (["minilm"] if ENSEMBLE_MI.minilm.enabled and task in list(ENSEMBLE_MI.minilm.tasks) else [])
+    + (["smollm2"] if ENSEMBLE_MI.llm.enabled else [])
+    for task in ENSEMBLE_MI_TASKS
+}
 
 ENSEMBLE_MI_CLASSES = [int(k) for k in ENSEMBLE_MI.simulator.classes]
 ENSEMBLE_MI_RUNS = [f"sim_K{k}" for k in ENSEMBLE_MI_CLASSES] + [f"real_{t}" for t in ENSEMBLE_MI_TASKS]
@@ -28,7 +29,7 @@ ENSEMBLE_MI_TABLES = {
 EXTRA_OUTPUTS["ensemble_mi"] = (
     ENSEMBLE_MI_TABLES["main"]
     + ENSEMBLE_MI_TABLES["floor"]
-    + [f"results/ensemble_mi/predictions/{t}/{f}.csv" for t in ENSEMBLE_MI_TASKS for f in ensemble_mi_families(t)]
+    + [f"results/ensemble_mi/predictions/{t}/{f}.csv" for t in ENSEMBLE_MI_TASKS for f in ENSEMBLE_MI_FAMILIES[t]]
     + ["results/ensemble_mi/tables/estimator.csv"]
 )
 
@@ -96,7 +97,7 @@ rule ensemble_mi_predict_llm:
 rule ensemble_mi_run_real:
     input:
         predictions=lambda w: expand(
-            "results/ensemble_mi/predictions/{task}/{family}.csv", task=w.task, family=ensemble_mi_families(w.task)
+            "results/ensemble_mi/predictions/{task}/{family}.csv", task=w.task, family=ENSEMBLE_MI_FAMILIES[w.task]
         ),
         config="results/ensemble_mi/config.yaml",
         code=code_files("ensemble_mi", "aggregator", "information", "method", "baselines", "experiments"),
