@@ -6,16 +6,19 @@ from omegaconf import OmegaConf
 from neurips26.common.config import compose
 from neurips26.papers.ensemble_mi import paper_claims
 
+REALS = ("imdb", "rt", "bbc")
 
-def tables(greedy_edge: float):
+
+def tables(greedy_edge: float, control_edge: float = 0.05):
     rows = []
-    for task in ("sim_K2", "sim_K4", "imdb", "bbc", "mmlu"):
+    for task in ("sim_K2", "sim_K4", *REALS, *(f"{t}_dup" for t in REALS)):
+        edge = control_edge if task.endswith("_dup") else greedy_edge
         for b in range(1, 7):
             base = 0.6 + 0.1 * min(b, 3) / 3  # saturating curve
             for method in ("top_k", "random_k", "greedy_acc", "acc_div"):
-                rows.append({"task": task, "method": method, "budget": b, "accuracy": base, "mi": 0.1})
+                rows.append({"task": task, "method": method, "budget": b, "accuracy": base, "mi": 0.1, "mi_se": 0.01})
             rows.append({"task": task, "method": "greedy_mi", "budget": b,
-                         "accuracy": base + (greedy_edge if b in (2, 3) else 0.0), "mi": 0.1})
+                         "accuracy": base + (edge if b in (2, 3) else 0.0), "mi": 0.1, "mi_se": 0.01})
         rows += [{"task": task, "method": "all_vote", "budget": 6, "accuracy": 0.65, "mi": 0.1},
                  {"task": task, "method": "best_single", "budget": 1, "accuracy": 0.6, "mi": 0.1}]
     floor = pd.DataFrame([{"kind": "vote", "classes": 2, "eps": 0.3, "rho": r, "closed_form": r / 2, "simulated": r / 2}
@@ -26,10 +29,14 @@ def tables(greedy_edge: float):
     return pd.DataFrame(rows), floor, estimator
 
 
-def verdicts(edge):
+def build(edge, control_edge=0.05):
     cfg = compose("ensemble_mi", [])
-    claims, _ = paper_claims.build(*tables(edge), cfg)
-    return {c.id: c.to_json()["holds"] for c in claims}
+    claims, _ = paper_claims.build(*tables(edge, control_edge), cfg)
+    return {c.id: c.to_json() for c in claims}
+
+
+def verdicts(edge):
+    return {k: v["holds"] for k, v in build(edge).items()}
 
 
 def test_verdicts_follow_the_measured_values():
@@ -38,6 +45,14 @@ def test_verdicts_follow_the_measured_values():
     assert not lose["greedy_mi_vs_topk_simulator"] and not lose["greedy_mi_vs_topk_real"]
     assert win["saturation"] and win["copula_floor_formula"] and win["floor_rises_with_rho"]
     assert win["mi_estimator_matches_exact"] and win["paper_datasets"] is None
+
+
+def test_the_positive_control_uses_the_same_criterion_on_the_planted_pools():
+    lost = build(-0.05, control_edge=0.05)["greedy_mi_vs_topk_real"]
+    assert lost["holds"] is False and lost["positive_control"]["holds"] is True
+    both = build(-0.05, control_edge=-0.05)["greedy_mi_vs_topk_real"]
+    assert both["positive_control"]["holds"] is False
+    assert set(both["positive_control"]["measured"]) == {f"{t}_{g}_gap" for t in REALS for g in ("min", "max")}
 
 
 def test_the_config_fixes_every_threshold_the_claims_use():

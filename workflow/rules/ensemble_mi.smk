@@ -1,14 +1,21 @@
 # ensemble_mi: budgeted ensemble selection by greedy mutual information (seed abstract 3).
-# Member predictions are cached once per task and family (classic, minilm) or for all tasks in one job (smollm2: loading
-# the causal LM costs ~20 s, paid once); runs read the caches, one job per task x seed (simulator: per K x seed), every
+# Member predictions are cached once per task and family (classic; minilm on minilm.tasks) or for all tasks in one job
+# (smollm2, paper scale: loading the causal LM costs ~20 s, paid once); runs read the caches, one job per task x seed (simulator: per K x seed), every
 # method and budget inside (a job costs seconds; splitting further would pay the imports again). Tables aggregate, figures
 # are drawn from tables, claims computed from tables.
 ENSEMBLE_MI = scale_settings("ensemble_mi")
 ENSEMBLE_MI_TASKS = list(ENSEMBLE_MI.tasks.names)
-ENSEMBLE_MI_DATA = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu": "ensemble_mi_mmlu"}
-ENSEMBLE_MI_FAMILIES = ["classic"] + (["minilm"] if ENSEMBLE_MI.minilm.enabled else []) + (
-    ["smollm2"] if ENSEMBLE_MI.llm.enabled else []
-)
+ENSEMBLE_MI_DATA = {"imdb": "ensemble_mi_imdb", "rt": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc",
+                    "mmlu": "ensemble_mi_mmlu"}
+
+# member families per task: classic always; MiniLM on minilm.tasks; SmolLM2 everywhere when enabled
+ENSEMBLE_MI_FAMILIES = {
+    task: ["classic"]
+    + (["minilm"] if ENSEMBLE_MI.minilm.enabled and task in list(ENSEMBLE_MI.minilm.tasks) else [])
+    + (["smollm2"] if ENSEMBLE_MI.llm.enabled else [])
+    for task in ENSEMBLE_MI_TASKS
+}
+
 ENSEMBLE_MI_CLASSES = [int(k) for k in ENSEMBLE_MI.simulator.classes]
 ENSEMBLE_MI_RUNS = [f"sim_K{k}" for k in ENSEMBLE_MI_CLASSES] + [f"real_{t}" for t in ENSEMBLE_MI_TASKS]
 ENSEMBLE_MI_FIGURES = {"acc_vs_budget": "main", "mi_vs_budget": "main", "error_floor_vs_rho": "floor"}
@@ -22,7 +29,7 @@ ENSEMBLE_MI_TABLES = {
 EXTRA_OUTPUTS["ensemble_mi"] = (
     ENSEMBLE_MI_TABLES["main"]
     + ENSEMBLE_MI_TABLES["floor"]
-    + expand("results/ensemble_mi/predictions/{task}/{family}.csv", task=ENSEMBLE_MI_TASKS, family=ENSEMBLE_MI_FAMILIES)
+    + [f"results/ensemble_mi/predictions/{t}/{f}.csv" for t in ENSEMBLE_MI_TASKS for f in ENSEMBLE_MI_FAMILIES[t]]
     + ["results/ensemble_mi/tables/estimator.csv"]
 )
 
@@ -90,7 +97,7 @@ rule ensemble_mi_predict_llm:
 rule ensemble_mi_run_real:
     input:
         predictions=lambda w: expand(
-            "results/ensemble_mi/predictions/{task}/{family}.csv", task=w.task, family=ENSEMBLE_MI_FAMILIES
+            "results/ensemble_mi/predictions/{task}/{family}.csv", task=w.task, family=ENSEMBLE_MI_FAMILIES[w.task]
         ),
         config="results/ensemble_mi/config.yaml",
         code=code_files("ensemble_mi", "aggregator", "information", "method", "baselines", "experiments"),

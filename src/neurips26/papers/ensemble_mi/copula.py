@@ -92,12 +92,16 @@ def exact_joint(pool: Pool, models: list[int]) -> np.ndarray:
     return np.exp(log_likelihood(pool, models, patterns)).T / k
 
 
-def mc_mi(pool: Pool, models: list[int], y: np.ndarray, preds: np.ndarray) -> tuple[float, float]:
-    """Exact-likelihood Monte-Carlo I(Y; Yhat_S) in bits and the Bayes (oracle MAP) accuracy, from samples (y, preds)."""
+def mc_mi(pool: Pool, models: list[int], y: np.ndarray, preds: np.ndarray,
+          with_se: bool = False) -> tuple[float, ...]:
+    """Exact-likelihood Monte-Carlo I(Y; Yhat_S) in bits and the Bayes (oracle MAP) accuracy, from samples (y, preds);
+    with_se appends the Monte-Carlo standard error of the MI (sd of the pointwise log-posterior / sqrt(n))."""
     ll = log_likelihood(pool, models, preds[:, models])
     posterior = ll - logsumexp(ll, axis=1, keepdims=True)  # uniform prior on Y
-    mi = np.log2(pool.n_classes) + posterior[np.arange(len(y)), y].mean() / np.log(2.0)
-    return float(mi), float((posterior.argmax(1) == y).mean())
+    pointwise = posterior[np.arange(len(y)), y] / np.log(2.0)
+    mi = np.log2(pool.n_classes) + pointwise.mean()
+    out = (float(mi), float((posterior.argmax(1) == y).mean()))
+    return out + (float(pointwise.std(ddof=1) / np.sqrt(len(y))),) if with_se else out
 
 
 def vote_floor(eps, rho, n_classes: int = 2):

@@ -30,8 +30,10 @@ def embed(texts: list[str], max_tokens: int, batch: int = 64) -> np.ndarray:
     return np.concatenate(out)
 
 
-def minilm_members(task: Task, n_train: int, max_tokens: int) -> dict[str, np.ndarray]:
-    """name -> predictions on the pool. Multiple choice: the option closest to the question; else three heads."""
+def minilm_members(task: Task, n_train: int, max_tokens: int, templates=()) -> dict[str, np.ndarray]:
+    """name -> predictions on the pool. Multiple choice: the option closest to the question; else three heads on the
+    plain texts, plus the logistic-regression head under each paraphrased prompt template ("... {} ...") in
+    `templates` (the same encoder and head asked differently: a cluster of near copies)."""
     if task.pool.options is not None:
         flat = [a for opts in task.pool.options for a in opts]
         e = embed(task.pool.texts + flat, max_tokens)
@@ -42,4 +44,9 @@ def minilm_members(task: Task, n_train: int, max_tokens: int) -> dict[str, np.nd
     xpo = embed(task.pool.texts, max_tokens)
     heads = {"minilm_lr": LogisticRegression(C=4.0, max_iter=2000), "minilm_knn": KNeighborsClassifier(15),
              "minilm_centroid": NearestCentroid()}
-    return {name: head.fit(xtr, ytr).predict(xpo).astype(np.int64) for name, head in heads.items()}
+    out = {name: head.fit(xtr, ytr).predict(xpo).astype(np.int64) for name, head in heads.items()}
+    for i, template in enumerate(templates, start=1):
+        ptr = embed([template.format(t) for t in task.train.texts[:n_train]], max_tokens)
+        ppo = embed([template.format(t) for t in task.pool.texts], max_tokens)
+        out[f"minilm_lr_prompt{i}"] = LogisticRegression(C=4.0, max_iter=2000).fit(ptr, ytr).predict(ppo).astype(np.int64)
+    return out

@@ -11,13 +11,15 @@ import pandas as pd
 
 from neurips26.papers.ensemble_mi import baselines, copula
 from neurips26.papers.ensemble_mi.aggregator import PatternAggregator, majority_vote
-from neurips26.papers.ensemble_mi.information import estimate, exact_mi, heldout_mi
+from neurips26.papers.ensemble_mi.information import estimate, exact_mi, heldout_mi, plugin_mi_se
 from neurips26.papers.ensemble_mi.method import greedy_path
 
 
-def selections(y, preds, n_classes: int, cfg, rng: np.random.Generator) -> dict[str, list[int]]:
-    """method -> ordered picks over the whole budget sweep (1..M), all chosen on calibration data (y, preds)."""
-    sel, m = cfg.selection, preds.shape[1]
+def selections(y, preds, n_classes: int, cfg, rng: np.random.Generator, methods=None,
+               max_budget: int | None = None) -> dict[str, list[int]]:
+    """method -> ordered picks over the budget sweep (1..max_budget, default M), chosen on calibration data only."""
+    sel = cfg.selection
+    m = preds.shape[1] if max_budget is None else min(int(max_budget), preds.shape[1])
     makers = {
         "greedy_mi": lambda: greedy_path(y, preds, n_classes, m, sel.estimator, float(sel.alpha))[0],
         "top_k": lambda: baselines.top_k(y, preds, m),
@@ -25,7 +27,7 @@ def selections(y, preds, n_classes: int, cfg, rng: np.random.Generator) -> dict[
         "greedy_acc": lambda: baselines.greedy_accuracy(y, preds, n_classes, m, float(sel.alpha)),
         "acc_div": lambda: baselines.accuracy_diversity(y, preds, m, float(sel.diversity_weight)),
     }
-    return {name: makers[name]() for name in sel.methods}
+    return {name: makers[name]() for name in (sel.methods if methods is None else methods)}
 
 
 def evaluate(picks: dict[str, list[int]], cal, test, n_classes: int, alpha: float, exact=None) -> list[dict]:
@@ -37,10 +39,11 @@ def evaluate(picks: dict[str, list[int]], cal, test, n_classes: int, alpha: floa
         key = tuple(sorted(subset))
         if key not in memo:
             agg = PatternAggregator(n_classes, alpha).fit(yc, pc[:, list(key)])
+            mi, se = heldout_mi(yc, pc[:, list(key)], yt, pt[:, list(key)], n_classes, alpha, with_se=True)
             memo[key] = {"accuracy": float((agg.predict(pt[:, list(key)]) == yt).mean()),
-                         "mi_heldout": heldout_mi(yc, pc[:, list(key)], yt, pt[:, list(key)], n_classes, alpha)}
+                         "mi_heldout": mi, "mi_heldout_se": se}
             if exact is not None:
-                memo[key]["mi_exact"], memo[key]["bayes_accuracy"] = exact(list(key))
+                memo[key]["mi_exact"], memo[key]["bayes_accuracy"], memo[key]["mi_exact_se"] = exact(list(key))
         return memo[key]
 
     rows = [{"method": name, "budget": b, **judge(order[:b]), "picks": " ".join(map(str, order[:b]))}
@@ -64,7 +67,7 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
     n_mi = int(s.n_mi)
 
     def exact(subset):
-        return copula.mc_mi(pool, subset, test[0][:n_mi], test[1][:n_mi])
+        return copula.mc_mi(pool, subset, test[0][:n_mi], test[1][:n_mi], with_se=True)
 
     picks = selections(*cal, n_classes, cfg, rng)
     rows = evaluate(picks, cal, test, n_classes, float(cfg.selection.alpha), exact)
@@ -77,26 +80,50 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
             est = {name: estimate(name, cal[0], cal[1][:, subset], n_classes, float(cfg.selection.alpha))
                    for name in ("plugin", "plugin_mm", "cv_xent")}
             checks.append({"kind": "estimator", "budget": size, "replicate": rep, "picks": " ".join(map(str, subset)),
-                           "mi_true": truth, **{f"mi_{k}": v for k, v in est.items()}})
+                           "mi_true": truth, **{f"mi_{k}": v for k, v in est.items()},
+                           "se_plugin": plugin_mi_se(cal[0], cal[1][:, subset])})
     return pd.concat([out, pd.DataFrame(checks)], ignore_index=True).assign(task=f"sim_K{n_classes}", seed=seed)
 
 
+def plant_copies(y_cal, preds: np.ndarray, n_classes: int, copies: int, noise: float,
+                 rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """The positive control's pool: the calibration-best member duplicated `copies` times, each copy with a fraction
+    `noise` of its predictions (all rows) replaced by a random other label. Returns (pool + copies, best index)."""
+    best = int(np.argmax((preds[: len(y_cal)] == y_cal[:, None]).mean(0)))
+    dup = np.repeat(preds[:, [best]], copies, axis=1)
+    flip = rng.random(dup.shape) < noise
+    dup[flip] = (dup[flip] + rng.integers(1, n_classes, int(flip.sum()))) % n_classes
+    return np.concatenate([preds, dup], axis=1), best
+
+
 def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Random calibration/test halves of a cached real pool; every method on each."""
+    """Random calibration/test halves of a cached real pool; every method on each. Positive control (task
+    `<task>_dup`): the same pool with planted near copies of its best member; greedy-MI and top-k only."""
     rng = np.random.default_rng(seed)
     members = [c for c in predictions.columns if c not in ("row", "y")]
     y = predictions.y.to_numpy(dtype=np.int64)
     preds = predictions[members].to_numpy(dtype=np.int64)
     n_classes = int(max(y.max(), preds.max()) + 1)
+    alpha, ctl = float(cfg.selection.alpha), cfg.control
     frames = []
     for split in range(int(cfg.evaluation.splits)):
         order = rng.permutation(len(y))
         cal, test = order[: len(y) // 2], order[len(y) // 2:]
         picks = selections(y[cal], preds[cal], n_classes, cfg, rng)
-        rows = evaluate(picks, (y[cal], preds[cal]), (y[test], preds[test]), n_classes, float(cfg.selection.alpha))
-        frames.append(pd.DataFrame(rows).assign(split=split))
-    out = pd.concat(frames, ignore_index=True).assign(task=task, seed=seed, kind="selection")
-    out["picks"] = out.picks.map(lambda p: p if p == "all" else " ".join(members[int(i)] for i in p.split()))
+        rows = evaluate(picks, (y[cal], preds[cal]), (y[test], preds[test]), n_classes, alpha)
+        frames.append(pd.DataFrame(rows).assign(split=split, task=task))
+        planted, best = plant_copies(y[cal], preds[order], n_classes, int(ctl.copies), float(ctl.noise), rng)
+        names = members + [f"{members[best]}_copy{i}" for i in range(int(ctl.copies))]
+        pc, pt = planted[: len(cal)], planted[len(cal):]
+        picks = selections(y[cal], pc, n_classes, cfg, rng, ("greedy_mi", "top_k"), int(ctl.max_budget))
+        rows = evaluate(picks, (y[cal], pc), (y[test], pt), n_classes, alpha)
+        dup = pd.DataFrame(rows).assign(split=split, task=f"{task}_dup")
+        dup["picks"] = dup.picks.map(lambda p, names=names: p if p == "all" else " ".join(names[int(i)] for i in p.split()))
+        frames.append(dup)
+    out = pd.concat(frames, ignore_index=True).assign(seed=seed, kind="selection")
+    real = out.task == task
+    out.loc[real, "picks"] = out.loc[real, "picks"].map(
+        lambda p: p if p == "all" else " ".join(members[int(i)] for i in p.split()))
     return out
 
 

@@ -42,6 +42,18 @@ def plugin_mi(y: np.ndarray, preds: np.ndarray, miller_madow: bool = True) -> fl
     return h[0] + h[1] - h[2]
 
 
+def plugin_mi_se(y: np.ndarray, preds: np.ndarray) -> float:
+    """Delta-method standard error (bits) of the plug-in MI: sd of the pointwise information
+    log2 p(y, s) / (p(y) p(s)) over the n rows, divided by sqrt(n) (the asymptotic sd of the plug-in)."""
+    codes = pattern_codes(preds)
+    k = int(y.max()) + 1
+    joint = codes * k + y
+    n = len(y)
+    p_joint, p_code, p_y = (np.bincount(v)[v] / n for v in (joint, codes, y))
+    pointwise = np.log2(p_joint / (p_code * p_y))
+    return float(pointwise.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+
+
 def cv_mi(y: np.ndarray, preds: np.ndarray, n_classes: int, alpha: float, n_folds: int = 5) -> float:
     """H(Y) (Miller-Madow) minus the n_folds-fold cross-validated log loss (bits) of the pattern aggregator."""
     loss = np.empty(len(y))
@@ -51,11 +63,18 @@ def cv_mi(y: np.ndarray, preds: np.ndarray, n_classes: int, alpha: float, n_fold
     return entropy_bits(np.bincount(y, minlength=n_classes), miller_madow=True) - float(loss.mean())
 
 
-def heldout_mi(y_cal, preds_cal, y_test, preds_test, n_classes: int, alpha: float) -> float:
-    """H(Y) on the test split minus the test log loss of the aggregator fit on the calibration split (bits)."""
+def heldout_mi(y_cal, preds_cal, y_test, preds_test, n_classes: int, alpha: float,
+               with_se: bool = False) -> float | tuple[float, float]:
+    """H(Y) on the test split minus the test log loss of the aggregator fit on the calibration split (bits); with_se
+    also returns its standard error: sd of the pointwise log2 q(y | s) / p_test(y) over the test rows / sqrt(n)."""
     agg = PatternAggregator(n_classes, alpha).fit(y_cal, preds_cal)
     loss = -np.log2(agg.predict_proba(preds_test)[np.arange(len(y_test)), y_test])
-    return entropy_bits(np.bincount(y_test, minlength=n_classes)) - float(loss.mean())
+    mi = entropy_bits(np.bincount(y_test, minlength=n_classes)) - float(loss.mean())
+    if not with_se:
+        return mi
+    prior = np.bincount(y_test, minlength=n_classes)[y_test] / len(y_test)
+    pointwise = -loss - np.log2(prior)
+    return mi, float(pointwise.std(ddof=1) / np.sqrt(len(y_test)))
 
 
 def exact_mi(joint: np.ndarray) -> float:

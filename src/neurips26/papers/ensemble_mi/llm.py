@@ -21,11 +21,14 @@ from neurips26.papers.ensemble_mi.data import LETTERS, Task
 SUFFIXES = {
     "imdb": {"sentiment": ("Sentiment:", ["negative", "positive"]),
              "liked": ("Did the reviewer like the movie? Answer:", ["No", "Yes"])},
+    "rt": {"sentiment": ("Sentiment:", ["negative", "positive"]),
+           "liked": ("Did the critic like the movie? Answer:", ["No", "Yes"])},
     "bbc": {"topic": ("Topic:", ["business", "entertainment", "politics", "sport", "tech"]),
             "about": ("This news article is about", ["business", "entertainment", "politics", "sports", "technology"])},
     "mmlu": {"answer": ("Answer:", list(LETTERS)), "correct": ("The correct answer is", list(LETTERS))},
 }
 INSTRUCTIONS = {"imdb": "Classify the sentiment of movie reviews.\n\n",
+                "rt": "Classify the sentiment of movie review snippets.\n\n",
                 "bbc": "Classify BBC news articles by topic.\n\n",
                 "mmlu": "Answer the multiple-choice questions.\n\n"}
 
@@ -37,7 +40,7 @@ def render(task: Task, split: str, i: int, max_tokens: int, tokenizer) -> str:
         options = "\n".join(f"{c}. {a}" for c, a in zip(LETTERS, part.options[i]))
         return f"Question: {part.texts[i]}\n{options}\n"
     ids = tokenizer(part.texts[i], add_special_tokens=False).input_ids[:max_tokens]
-    name = "Review" if task.name == "imdb" else "Article"
+    name = "Review" if task.name in ("imdb", "rt") else "Article"
     return f"{name}: {tokenizer.decode(ids).strip()}\n"
 
 

@@ -24,8 +24,20 @@ def _words(texts: list[str], first: int | None = None, last: int | None = None) 
     return [" ".join(w[-last:]) for w in split]
 
 
-def text_members(task: Task, seed: int) -> dict[str, np.ndarray]:
-    """name -> predicted labels on the pool, for a single-label text classification task."""
+def drop_words(texts: list[str], rate: float, rng: np.random.Generator) -> list[str]:
+    """A cheap paraphrase: every word is dropped with probability `rate` (at least one word is kept)."""
+    out = []
+    for text in texts:
+        words = text.split()
+        keep = rng.random(len(words)) >= rate
+        out.append(" ".join(w for w, k in zip(words, keep) if k) or (words[0] if words else ""))
+    return out
+
+
+def text_members(task: Task, seed: int, copies: int = 0, drop: float = 0.1) -> dict[str, np.ndarray]:
+    """name -> predicted labels on the pool, for a single-label text classification task. `copies` adds a cluster of
+    near copies at the top of the pool: the word TF-IDF logistic regression asked about paraphrased pool texts (each
+    copy drops its own random `drop` fraction of the words)."""
     rng = np.random.default_rng(seed)
     xtr, ytr, xpo = task.train.texts, task.train.y, task.pool.texts
     half = rng.permutation(len(ytr))
@@ -33,13 +45,16 @@ def text_members(task: Task, seed: int) -> dict[str, np.ndarray]:
     word = TfidfVectorizer(sublinear_tf=True, min_df=2, max_features=20000)
     wtr, wpo = word.fit_transform(xtr), word.transform(xpo)
     out = {
-        "tfidf_lr": LogisticRegression(C=4.0, max_iter=2000).fit(wtr, ytr).predict(wpo),
         "tfidf_ridge": RidgeClassifier(alpha=1.0).fit(wtr, ytr).predict(wpo),
         "tfidf_knn": KNeighborsClassifier(15, metric="cosine").fit(wtr, ytr).predict(wpo),
         "tfidf_centroid": NearestCentroid().fit(wtr, ytr).predict(wpo),
     }
     for name, idx in halves.items():
         out[f"tfidf_lr_half_{name}"] = LogisticRegression(C=4.0, max_iter=2000).fit(wtr[idx], ytr[idx]).predict(wpo)
+    lr = LogisticRegression(C=4.0, max_iter=2000).fit(wtr, ytr)
+    out["tfidf_lr"] = lr.predict(wpo)
+    for i in range(copies):
+        out[f"tfidf_lr_para{i}"] = lr.predict(word.transform(drop_words(xpo, drop, rng)))
     bigram = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), min_df=2, max_features=40000)
     svm = LinearSVC(C=0.5, random_state=seed).fit(bigram.fit_transform(xtr), ytr)
     out["bigram_svm"] = svm.predict(bigram.transform(xpo))

@@ -36,9 +36,13 @@ def predict(family: str) -> Callable[[StageContext], None]:
         name = ctx.cfg.get("task")
         task = _task(ctx, name)
         if family == "classic":
-            made = (members.choice_members if task.pool.options else members.text_members)(task, 0)
+            if task.pool.options:
+                made = members.choice_members(task, 0)
+            else:
+                made = members.text_members(task, 0, int(ctx.cfg.members.copies), float(ctx.cfg.members.drop))
         else:
-            made = embedding.minilm_members(task, int(ctx.cfg.minilm.train), int(ctx.cfg.minilm.max_tokens))
+            templates = list(ctx.cfg.minilm.templates.get(name, [])) if ctx.cfg.minilm.get("templates") else []
+            made = embedding.minilm_members(task, int(ctx.cfg.minilm.train), int(ctx.cfg.minilm.max_tokens), templates)
         write_csv(ctx.output, predictions.frame(task, made))
 
     return stage

@@ -8,12 +8,16 @@ import pandas as pd
 
 def table_main(runs: pd.DataFrame) -> pd.DataFrame:
     """Held-out accuracy and MI per task x method x budget: mean and std over seeds and splits. mi is the exact
-    (exact-likelihood Monte-Carlo) MI on the simulator and the held-out estimate on real pools."""
+    (exact-likelihood Monte-Carlo) MI on the simulator and the held-out estimate on real pools; mi_se is the mean
+    standard error of one run's estimate (Monte-Carlo SE on the simulator, test-set SE on real pools)."""
     sel = runs[runs.kind == "selection"].copy()
-    sel["mi"] = sel["mi_exact"].fillna(sel["mi_heldout"]) if "mi_exact" in sel else sel["mi_heldout"]
+    exact = "mi_exact" in sel
+    sel["mi"] = sel["mi_exact"].fillna(sel["mi_heldout"]) if exact else sel["mi_heldout"]
+    sel["mi_se"] = sel["mi_exact_se"].fillna(sel["mi_heldout_se"]) if exact else sel["mi_heldout_se"]
     out = sel.groupby(["task", "method", "budget"]).agg(
         accuracy=("accuracy", "mean"), accuracy_std=("accuracy", "std"), mi=("mi", "mean"),
-        mi_heldout=("mi_heldout", "mean"), runs=("accuracy", "size")).reset_index()
+        mi_se=("mi_se", "mean"), mi_heldout=("mi_heldout", "mean"), mi_heldout_se=("mi_heldout_se", "mean"),
+        runs=("accuracy", "size")).reset_index()
     return out.sort_values(["task", "method", "budget"]).reset_index(drop=True)
 
 
@@ -26,6 +30,9 @@ def table_estimator(runs: pd.DataFrame) -> pd.DataFrame:
         for name in ("plugin", "plugin_mm", "cv_xent"):
             err = part[f"mi_{name}"] - part.mi_true
             row[f"bias_{name}"], row[f"rmse_{name}"] = err.mean(), float(np.sqrt((err ** 2).mean()))
+        if "se_plugin" in part:  # delta-method SE of the plug-in; coverage: |Miller-Madow - exact| <= 2 SE
+            row["se_plugin"] = float(part.se_plugin.mean())
+            row["coverage_2se_plugin_mm"] = float(((part.mi_plugin_mm - part.mi_true).abs() <= 2 * part.se_plugin).mean())
         rows.append(row)
     return pd.DataFrame(rows)
 
