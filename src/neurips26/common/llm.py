@@ -41,6 +41,9 @@ def load_smollm2():
     return tokenizer, model
 
 
+EXPORT_CHECKSUMS = "sha256.json"  # written by export_smollm2, checked by load_exported
+
+
 def export_smollm2(folder: Path) -> None:
     """Write SmolLM2 (dequantised float32 weights as safetensors, tokenizer, config) to `folder`, atomically, after
     checking that the reloaded copy is bit-identical. Loading the copy takes ~2 s instead of ~30 s from the GGUF file,
@@ -62,6 +65,10 @@ def export_smollm2(folder: Path) -> None:
         config.pop("quantization_config", None)  # the weights are plain float32 now (GGUF models refuse save_pretrained)
         (tmp / "config.json").write_text(json.dumps(config, indent=1))
         save_model(model, str(tmp / "model.safetensors"))  # tied embedding / LM head stored once
+        from neurips26.common.fetch import sha256_of
+
+        checksums = {f.name: sha256_of(f) for f in sorted(tmp.iterdir()) if f.is_file()}
+        (tmp / EXPORT_CHECKSUMS).write_text(json.dumps(checksums, indent=1))
         _, copy_ = load_exported(tmp)
         reference = model.state_dict()
         for name, tensor in copy_.state_dict().items():
@@ -81,11 +88,18 @@ def load_exported(folder: Path):
     from safetensors.torch import load_model
     from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
+    from neurips26.common.fetch import verify_sha256
+
     folder = Path(folder)
-    if not (folder / "model.safetensors").is_file() or not (folder / "config.json").is_file():
-        raise UserError(f"{folder}: expected model.safetensors and config.json written by export_smollm2")
+    manifest = folder / EXPORT_CHECKSUMS
+    if not manifest.is_file() or not (folder / "model.safetensors").is_file():
+        raise UserError(f"{folder}: expected model.safetensors and {EXPORT_CHECKSUMS} written by export_smollm2")
+    for name, digest in json.loads(manifest.read_text()).items():  # a truncated or replaced file stops here
+        verify_sha256(folder / name, digest)
     tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(folder), dtype=torch.float32)
+    config = json.loads((folder / "config.json").read_text())
+    model = AutoModelForCausalLM.from_config(AutoConfig.for_model(config.pop("model_type"), **config),
+                                             dtype=torch.float32)
     load_model(model, str(folder / "model.safetensors"))  # strict: every weight present, shapes checked
     return tokenizer, model.eval()
 
