@@ -61,6 +61,7 @@ def main() -> None:
     report["doubling_loss_improvement"] = (s["end_loss"] - d["end_loss"]) / s["end_loss"]
     report["positive_control_gain"] = s["auroc"]["cross_study"] - report["random_init"]["cross_study"]
     print(json.dumps(report, indent=1))
+    (work / "pilot.json").write_text(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":
