@@ -12,6 +12,7 @@ from neurips26.common.errors import UserError
 from neurips26.papers.cytometry_encoder.fcs import read_fcs, write_fcs
 from neurips26.papers.cytometry_encoder.ingest import ingest
 from neurips26.papers.cytometry_encoder.manifest import write_manifest
+from neurips26.papers.cytometry_encoder.real_fcs import BROKEN, OFF_BY_ONE, READABLE
 
 ASINH = {"kind": "asinh", "cofactor": 150.0, "t": 262144.0, "w": 0.5, "m": 4.5}
 FCS_CFG = SimpleNamespace(transform=ASINH, tolerate_off_by_one=True, max_cells_per_sample=1000, subsample_seed=0)
@@ -51,20 +52,7 @@ def test_without_compensation_spill_would_be_visible(tmp_path):
     np.testing.assert_allclose(data.events, np.arcsinh(true / 150.0), atol=2e-3)
 
 
-PARSEABLE = {  # relative path -> data sets
-    "FACSCaliburHTS/Sample_Well_A02.fcs": 1, "FACS_Diva/facs_diva_test.fcs": 1,
-    "Fortessa/FCS_3.0_Fortessa_PBS_Specimen_001_A1_A01.fcs": 1,
-    "HTS_BD_LSR-II/HTS_BD_LSR_II_Mixed_Specimen_001_D6_D06.fcs": 1,
-    "MiltenyiBiotec/FCS2.0/EY_2013-07-19_PBS_FCS_2.0_Custom_Without_Add_Well_A1.001.fcs": 1,
-    "MiltenyiBiotec/FCS3.0/FCS3.0_Custom_Compatible.fcs": 1, "cyflow_cube_8/cyflow_cube_8.fcs": 1,
-    "fake_bitmask_error/fcs1_cleaned.lmd": 1, "GuavaMuse/Guava Muse.fcs": 4,
-}
-OFF_BY_ONE = ["MiltenyiBiotec/FCS3.1/EY_2013-07-19_PBS_FCS_3.1_Custom_Add_Well_A1.001.fcs",
-              "MiltenyiBiotec/FCS3.1/EY_2013-07-19_PBS_FCS_3.1_Custom_Without_Add_Well_A1.001.fcs",
-              "MiltenyiBiotec/FCS3.1/EY_2013-07-19_PBS_FCS_3.1_Well_A1.001.fcs",
-              "MiltenyiBiotec/FCS3.1/SG_2014-09-26_Duplicate_Names.fcs"]
-BROKEN = ["Cytek_xP5/Cytek_xP5.fcs", "corrupted/corrupted.fcs", "cytek-nl-2000/sample_header.fcs",
-          "fake_large_fcs/fake_large_fcs.fcs"]
+PARSEABLE = READABLE  # relative path -> data sets (the list the pipeline's real-file check ingests)
 
 
 def test_the_17_real_files_are_all_accounted_for():
@@ -155,3 +143,23 @@ def test_real_path_fetches_verifies_and_ingests(tmp_path):
     with pytest.raises(UserError, match="corrupted"):
         fetch_studies(tmp_path / "m.yaml", tmp_path / "raw2")
     assert not (tmp_path / "raw2").exists()
+
+
+def test_the_13_readable_real_files_go_through_ingest_anndata_and_the_encoder(tmp_path):
+    """The pipeline's real-file check on a small scale: every readable file -> one .h5ad -> samples with frozen name
+    vectors (hashed here; the pipeline uses MiniLM) -> finite sample embeddings from the set encoder."""
+    from omegaconf import OmegaConf
+
+    from neurips26.papers.cytometry_encoder import marker_vectors, pretrain
+    from neurips26.papers.cytometry_encoder.corpus import load_samples
+    from neurips26.papers.cytometry_encoder.real_fcs import ingest_real
+
+    fcsparser_dir()  # skips without fcsparser
+    ingest_real(tmp_path / "real", tmp_path / "real.csv", SimpleNamespace(**{**vars(FCS_CFG), "max_cells_per_sample": 50}))
+    assert len(list((tmp_path / "real").glob("*.h5ad"))) == 13
+    arrays = marker_vectors.build(marker_vectors.marker_names([tmp_path / "real"]), ["hashed"])
+    samples = load_samples(tmp_path / "real", dict(zip(arrays["names"].tolist(), arrays["hashed"])))
+    assert len(samples) == 13 + 3  # Guava Muse holds 4 data sets
+    cfg = OmegaConf.create({"model": {"names": "hashed", "width": 8, "heads": 2, "inducing": 3}})
+    z = pretrain.embed(pretrain.build_model(cfg), samples, 20, seed=0, batch_size=4)
+    assert z.shape == (16, 16) and np.isfinite(z).all()

@@ -1,7 +1,9 @@
 # cytometry_encoder: a frozen pretrained encoder for clinical flow cytometry (seed abstract 11).
-# data -> FCS files (the synthetic universe, or the fetched real studies) -> one AnnData per study (ingest) ->
-# pretraining jobs, one per sweep point (capacity and corpus sweeps share the base point) -> test-time marker removal ->
-# specialists -> baselines -> tables over seeds -> figures -> claims.
+# data -> FCS files (the synthetic universe, or the fetched real studies) -> one AnnData per study (ingest) -> frozen
+# marker-name vectors (MiniLM, once) -> pretraining jobs, one per sweep point (capacity and corpus sweeps share the base
+# point; 'hashed' is the name-vector ablation) -> test-time marker removal + the negative control's permutation null ->
+# specialists -> baselines -> tables over seeds -> figures -> claims. Beside it: fcsparser's 13 readable real instrument
+# files -> the same ingest -> AnnData -> the frozen base encoder (runs/real_embeddings.npz).
 # Jobs fan out over sweep points and loop over the seeds (and the specialists over the tasks) inside: each job pays
 # ~3 s of imports (torch, the data) once, which keeps the tiny scale (~20 jobs) inside its 40 s on 2 cores; at default
 # the longest job (the 5 x 3 specialists) is still shorter than half the paper's CPU time, so 2 cores stay busy.
@@ -10,18 +12,26 @@ CYTO_SCALE = scale_settings("cytometry_encoder")
 CYTO_VARIANTS = ["base"]
 CYTO_VARIANTS += [f"width{int(w)}" for w in CYTO_SCALE.sweeps.capacity if int(w) != int(CYTO_SCALE.model.width)]
 CYTO_VARIANTS += [f"corpus{float(f):g}" for f in CYTO_SCALE.sweeps.corpus if float(f) != 1.0]
+CYTO_VARIANTS += ["hashed"] if str(CYTO_SCALE.model.names) != "hashed" else []
 CYTO = "results/cytometry_encoder"
 CYTO_TABLE_INPUTS = {
-    "tasks": [f"{CYTO}/runs/pretrain/base.csv", f"{CYTO}/runs/specialists.csv", f"{CYTO}/runs/baselines.csv"],
+    "tasks": [f"{CYTO}/runs/pretrain/base.csv", f"{CYTO}/runs/specialists.csv", f"{CYTO}/runs/baselines.csv"]
+             + ([f"{CYTO}/runs/pretrain/hashed.csv"] if "hashed" in CYTO_VARIANTS else []),
     "scaling": expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS),
     "removal": [f"{CYTO}/runs/removal.csv"],
     "panels": [f"{CYTO}/runs/studies.csv"],
+    "control_null": [f"{CYTO}/runs/control_null.csv"],
+    "pretrain_loss": expand(f"{CYTO}/runs/pretrain/{{variant}}_loss.csv", variant=CYTO_VARIANTS),
 }
 CYTO_FIGURES = {"task_auroc": "tasks", "scaling_capacity": "scaling", "scaling_corpus": "scaling",
-                "marker_removal": "removal", "umap_embeddings": "umap"}
+                "marker_removal": "removal", "umap_embeddings": "umap", "control_null": "control_null",
+                "pretrain_loss": "pretrain_loss"}
+CYTO_CLAIM_TABLES = ["tasks", "scaling", "removal", "control_null", "pretrain_loss"]
 
 EXTRA_OUTPUTS["cytometry_encoder"] = sorted({p for paths in CYTO_TABLE_INPUTS.values() for p in paths}) + [
-    f"{CYTO}/tables/scaling.csv", f"{CYTO}/tables/removal.csv", f"{CYTO}/tables/umap.csv"]
+    f"{CYTO}/tables/scaling.csv", f"{CYTO}/tables/removal.csv", f"{CYTO}/tables/umap.csv",
+    f"{CYTO}/tables/control_null.csv", f"{CYTO}/tables/pretrain_loss.csv", f"{CYTO}/runs/marker_vectors.npz",
+    f"{CYTO}/runs/real_files.csv", f"{CYTO}/runs/real_embeddings.npz"]
 
 
 # The ingest's sources: the fetched real studies (data: real) or the generated universe (embedded).
@@ -89,14 +99,57 @@ rule cytometry_encoder_ingest:
         " --output {output.anndata} {output.studies} > {log} 2>&1"
 
 
+rule cytometry_encoder_real_ingest:
+    input:
+        config=f"{CYTO}/config.yaml",
+        code=code_files("cytometry_encoder", "real_fcs", "ingest", "fcs", "manifest", "markers"),
+    output:
+        anndata=directory(f"{CYTO}/runs/real_anndata"),
+        files=f"{CYTO}/runs/real_files.csv",
+    log:
+        "logs/cytometry_encoder/real_ingest.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/real_ingest.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 cytometry_encoder real_ingest --config {input.config}"
+        " --output {output.anndata} {output.files} > {log} 2>&1"
+
+
+rule cytometry_encoder_marker_vectors:
+    input:
+        config=f"{CYTO}/config.yaml",
+        anndata=f"{CYTO}/runs/anndata",
+        real=f"{CYTO}/runs/real_anndata",
+        code=code_files("cytometry_encoder", "marker_vectors", "markers"),
+    output:
+        f"{CYTO}/runs/marker_vectors.npz",
+    log:
+        "logs/cytometry_encoder/marker_vectors.log",
+    benchmark:
+        "logs/cytometry_encoder/benchmarks/marker_vectors.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 cytometry_encoder marker_vectors --config {input.config} --input {input.anndata}"
+        " {input.real} --output {output} > {log} 2>&1"
+
+
 rule cytometry_encoder_pretrain:
     input:
         config=f"{CYTO}/config.yaml",
         anndata=f"{CYTO}/runs/anndata",
-        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers"),
+        vectors=f"{CYTO}/runs/marker_vectors.npz",
+        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers",
+                        "marker_vectors"),
     output:
         run=f"{CYTO}/runs/pretrain/{{variant}}.csv",
         models=f"{CYTO}/runs/pretrain/{{variant}}.pt",
+        loss=f"{CYTO}/runs/pretrain/{{variant}}_loss.csv",
     wildcard_constraints:
         variant="|".join(CYTO_VARIANTS),
     log:
@@ -109,18 +162,24 @@ rule cytometry_encoder_pretrain:
         runtime=30,
     shell:
         "python -m neurips26 cytometry_encoder pretrain variant={wildcards.variant} --config {input.config}"
-        " --input {input.anndata} --output {output.run} {output.models} --threads {threads} > {log} 2>&1"
+        " --input {input.anndata} {input.vectors} --output {output.run} {output.models} {output.loss}"
+        " --threads {threads} > {log} 2>&1"
 
 
 rule cytometry_encoder_removal:
     input:
         config=f"{CYTO}/config.yaml",
         anndata=f"{CYTO}/runs/anndata",
+        vectors=f"{CYTO}/runs/marker_vectors.npz",
         models=f"{CYTO}/runs/pretrain/base.pt",
-        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers"),
+        real=f"{CYTO}/runs/real_anndata",
+        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers",
+                        "marker_vectors"),
     output:
         run=f"{CYTO}/runs/removal.csv",
         embeddings=f"{CYTO}/runs/embeddings.npz",
+        null=f"{CYTO}/runs/control_null.csv",
+        real=f"{CYTO}/runs/real_embeddings.npz",
     log:
         "logs/cytometry_encoder/run_removal.log",
     benchmark:
@@ -131,7 +190,8 @@ rule cytometry_encoder_removal:
         runtime=30,
     shell:
         "python -m neurips26 cytometry_encoder removal --config {input.config}"
-        " --input {input.anndata} {input.models} --output {output.run} {output.embeddings}"
+        " --input {input.anndata} {input.vectors} {input.models} {input.real}"
+        " --output {output.run} {output.embeddings} {output.null} {output.real}"
         " --threads {threads} > {log} 2>&1"
 
 
@@ -139,7 +199,9 @@ rule cytometry_encoder_specialists:
     input:
         config=f"{CYTO}/config.yaml",
         anndata=f"{CYTO}/runs/anndata",
-        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers"),
+        vectors=f"{CYTO}/runs/marker_vectors.npz",
+        code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers",
+                        "marker_vectors"),
     output:
         f"{CYTO}/runs/specialists.csv",
     log:
@@ -152,15 +214,16 @@ rule cytometry_encoder_specialists:
         runtime=60,
     shell:
         "python -m neurips26 cytometry_encoder specialists --config {input.config}"
-        " --input {input.anndata} --output {output} --threads {threads} > {log} 2>&1"
+        " --input {input.anndata} {input.vectors} --output {output} --threads {threads} > {log} 2>&1"
 
 
 rule cytometry_encoder_baselines:
     input:
         config=f"{CYTO}/config.yaml",
         anndata=f"{CYTO}/runs/anndata",
+        vectors=f"{CYTO}/runs/marker_vectors.npz",
         code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "baselines",
-                        "markers"),
+                        "markers", "marker_vectors"),
     output:
         f"{CYTO}/runs/baselines.csv",
     log:
@@ -173,7 +236,7 @@ rule cytometry_encoder_baselines:
         runtime=30,
     shell:
         "python -m neurips26 cytometry_encoder baselines --config {input.config}"
-        " --input {input.anndata} --output {output} --threads {threads} > {log} 2>&1"
+        " --input {input.anndata} {input.vectors} --output {output} --threads {threads} > {log} 2>&1"
 
 
 rule cytometry_encoder_umap:
@@ -252,9 +315,10 @@ rule cytometry_encoder_claims:
         "cytometry_encoder_summary"
     input:
         config=f"{CYTO}/config.yaml",
-        tables=expand(f"{CYTO}/tables/{{table}}.csv", table=["tasks", "scaling", "removal"]),
+        tables=expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_CLAIM_TABLES),
         figures=expand(f"{CYTO}/figures/{{figure}}.png", figure=CYTO_FIGURES),
         panels=f"{CYTO}/tables/panels.csv",
+        real=f"{CYTO}/runs/real_embeddings.npz",
         code=code_files("cytometry_encoder", "paper_claims"),
     output:
         claims=f"{CYTO}/claims.json",

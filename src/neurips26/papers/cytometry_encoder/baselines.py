@@ -10,6 +10,19 @@ from torch import nn
 from neurips26.papers.cytometry_encoder.corpus import Sample
 
 
+def shared_view(samples: list[Sample]) -> list[Sample]:
+    """The samples restricted to the markers every one of them measures (in the first sample's order): what a per-panel
+    baseline can align across studies whose panels differ (the positive-control task). Unchanged for a common panel."""
+    from dataclasses import replace
+
+    shared = [m for m in samples[0].markers if all(m in s.markers for s in samples)]
+    if all(s.markers == shared for s in samples):
+        return samples
+    if not shared:
+        return [replace(s, values=np.zeros((len(s.values), 1), np.float32), markers=["none"]) for s in samples]
+    return [replace(s, values=s.values[:, [s.markers.index(m) for m in shared]], markers=shared) for s in samples]
+
+
 def quantile_features(samples: list[Sample], quantiles: list[float]) -> np.ndarray:
     return np.stack([np.quantile(s.values, quantiles, axis=0).ravel() for s in samples])
 

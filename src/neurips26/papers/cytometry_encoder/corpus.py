@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from neurips26.common.errors import UserError
-from neurips26.papers.cytometry_encoder.markers import name_matrix
+from neurips26.papers.cytometry_encoder.marker_vectors import matrix
 
 
 @dataclass
@@ -55,14 +55,15 @@ def read_h5ad(path: Path) -> tuple[np.ndarray, list[str], dict[str, np.ndarray],
     return x, markers, obs, uns
 
 
-def load_samples(anndata_dir: Path, name_dim: int) -> list[Sample]:
+def load_samples(anndata_dir: Path, vectors: dict[str, np.ndarray]) -> list[Sample]:
+    """Every sample of every .h5ad study; `vectors` maps a harmonised marker to its frozen name vector."""
     files = sorted(Path(anndata_dir).glob("*.h5ad"))
     if not files:
         raise UserError(f"{anndata_dir} holds no .h5ad studies: run the ingest stage first")
     samples = []
     for path in files:
         x, markers, obs, uns = read_h5ad(path)
-        names = name_matrix(markers, name_dim)
+        names = matrix(vectors, markers, str(path))
         codes, label = obs["sample"], obs.get("label")
         for sample in dict.fromkeys(codes):  # first-seen order: stable across runs
             rows = codes == sample

@@ -11,13 +11,18 @@ import torch
 from neurips26.papers.cytometry_encoder import corpus, pretrain, probe
 from neurips26.papers.cytometry_encoder.corpus import Sample
 
+CONTROLS = ("negative_control", "positive_control")  # taxonomies outside the paper's five-task comparison
 
-def variants(cfg) -> dict[str, tuple[int, float]]:
-    """Sweep point name -> (width, corpus fraction). 'base' (full width, full corpus) is shared by both sweeps."""
-    base = int(cfg.model.width)
-    out = {"base": (base, 1.0)}
-    out.update({f"width{int(w)}": (int(w), 1.0) for w in cfg.sweeps.capacity if int(w) != base})
-    out.update({f"corpus{float(f):g}": (base, float(f)) for f in cfg.sweeps.corpus if float(f) != 1.0})
+
+def variants(cfg) -> dict[str, tuple[int, float, str]]:
+    """Sweep point name -> (width, corpus fraction, marker-name vectors). 'base' (full width, full corpus, model.names)
+    is shared by both sweeps; 'hashed' is the name-vector ablation (hashed n-grams instead of MiniLM)."""
+    base, kind = int(cfg.model.width), str(cfg.model.names)
+    out = {"base": (base, 1.0, kind)}
+    out.update({f"width{int(w)}": (int(w), 1.0, kind) for w in cfg.sweeps.capacity if int(w) != base})
+    out.update({f"corpus{float(f):g}": (base, float(f), kind) for f in cfg.sweeps.corpus if float(f) != 1.0})
+    if kind != "hashed":
+        out["hashed"] = (base, 1.0, "hashed")
     return out
 
 
@@ -33,38 +38,58 @@ def evaluate_frozen(cfg, model, task_rows: dict[str, list[Sample]], seed: int, m
     return out
 
 
-def load(cfg, data_dir: Path):
-    samples = corpus.load_samples(data_dir, int(cfg.model.name_dim))
+def load(cfg, data_dir: Path, vectors_path: Path, kind: str | None = None):
+    from neurips26.papers.cytometry_encoder import marker_vectors
+
+    samples = corpus.load_samples(data_dir, marker_vectors.load(vectors_path, str(kind or cfg.model.names)))
     return samples, corpus.tasks(samples, [t.name for t in cfg.tasks])
 
 
 def run_pretrain(cfg, seed: int, samples: list[Sample], task_rows: dict, variant: str):
     """Pretrain one sweep point on a random fraction of the corpus; probe it frozen on every task."""
-    width, fraction = variants(cfg)[variant]
+    width, fraction, kind = variants(cfg)[variant]
     pool = corpus.corpus(samples)
     rng = np.random.default_rng(seed)
     keep = np.sort(rng.permutation(len(pool))[: max(int(cfg.pretrain.batch), round(fraction * len(pool)))])
-    model = pretrain.build_model(cfg, width)
-    loss = pretrain.pretrain(model, [pool[i] for i in keep], cfg, seed)
+    model = pretrain.build_model(cfg, width, kind)
+    loss, curve = pretrain.pretrain(model, [pool[i] for i in keep], cfg, seed)
     rows = pd.DataFrame(evaluate_frozen(cfg, model, task_rows, seed, "frozen"))
     rows = rows.assign(variant=variant, width=width, corpus_fraction=fraction, corpus_samples=len(keep),
-                       recon_loss=loss, seed=seed)
-    return rows, model.state_dict()
+                       names=kind, recon_loss=loss, seed=seed)
+    losses = pd.DataFrame({"variant": variant, "seed": seed, "step": np.arange(1, len(curve) + 1),
+                           "loss": curve[:, 0], "reference": curve[:, 1]})
+    return rows, model.state_dict(), losses
 
 
 def removal_order(rows: list[Sample], seed: int, task_index: int) -> list[str]:
     return list(np.random.default_rng([seed, task_index]).permutation(rows[0].markers))
 
 
+def control_null(cfg, z: np.ndarray, rows: list[Sample], seed: int) -> list[dict]:
+    """The negative control's permutation null: the probe's CV AUROC on `null.permutations` relabellings (the same
+    permutations for every seed) plus one more held-out relabelling ('fresh', perm 0): a draw from the null by
+    construction, the claim's positive control."""
+    y = np.array([s.label for s in rows])
+    perms = probe.null_permutations(len(rows), int(cfg.permutation_null.permutations) + 1, int(cfg.permutation_null.seed))
+    values = probe.permutation_null(z, y, int(cfg.probe.folds), float(cfg.probe.l2_c), seed, perms)
+    return [{"task": rows[0].task, "seed": seed, "perm": k, "kind": "fresh" if k == 0 else "permuted", "auroc": v}
+            for k, v in enumerate(values)]
+
+
 def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: dict):
-    """Remove 0, 1, 2, ... markers of each task's panel (a fixed random order per seed and task) at test time only."""
+    """Remove 0, 1, 2, ... markers of each task's panel (a fixed random order per seed and task) at test time only;
+    the negative control's permutation null on the unreduced embeddings (the frozen encoder's own, same seed)."""
     model = pretrain.build_model(cfg)
     model.load_state_dict(state)
-    out = []
+    out, null = [], []
     for index, (task, rows) in enumerate(task_rows.items()):
+        if corpus.taxonomy(rows) == "positive_control":
+            continue
         order = removal_order(rows, seed, index)
         for n in range(int(cfg.removal.max_removed) + 1):
             z = pretrain.embed(model, rows, int(cfg.probe.cells), seed, drop=[order[:n]] * len(rows))
+            if n == 0 and corpus.taxonomy(rows) == "negative_control":
+                null += control_null(cfg, z, rows, seed)
             out.append({"task": task, "taxonomy": corpus.taxonomy(rows), "removed": n, "markers_left": len(order) - n,
                         "removed_marker": order[n - 1] if n else "", "auroc": _probe(cfg, z, rows, seed), "seed": seed})
     z, h = pretrain.embed(model, samples, int(cfg.probe.cells), seed, with_cells=True)
@@ -72,14 +97,14 @@ def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: d
     embeddings = {"sample_z": z, "cell_z": h[:, :per].reshape(-1, h.shape[2]),
                   "study": np.array([s.study for s in samples]), "task": np.array([s.task for s in samples]),
                   "label": np.array([s.label for s in samples])}
-    return pd.DataFrame(out), embeddings
+    return pd.DataFrame(out), embeddings, pd.DataFrame(null)
 
 
 def run_specialist(cfg, seed: int, samples: list[Sample], task_rows: dict, task: str) -> pd.DataFrame:
     """The same encoder and pretraining budget, trained only on the task's own studies, then probed frozen."""
     torch.manual_seed(seed)
     model = pretrain.build_model(cfg)
-    pretrain.pretrain(model, task_rows[task], cfg, seed)
+    pretrain.pretrain(model, task_rows[task], cfg, seed)  # (its loss curve is not kept)
     return pd.DataFrame(evaluate_frozen(cfg, model, {task: task_rows[task]}, seed, "specialist")).assign(seed=seed)
 
 
@@ -91,6 +116,7 @@ def run_baselines(cfg, seed: int, samples: list[Sample], task_rows: dict) -> pd.
     torch.manual_seed(seed)
     out = evaluate_frozen(cfg, pretrain.build_model(cfg), task_rows, seed, "random_init")
     for task, rows in task_rows.items():
+        rows = baselines.shared_view(rows)  # the per-panel baselines see only the markers every study measures
         y = np.array([s.label for s in rows])
         features = {"quantiles": baselines.quantile_features(rows, list(b.quantiles)),
                     "leiden_freq": baselines.leiden_frequencies(rows, int(b.leiden.cells), int(b.leiden.neighbours),
@@ -102,3 +128,16 @@ def run_baselines(cfg, seed: int, samples: list[Sample], task_rows: dict) -> pd.
         auroc = probe.cv_auroc(np.arange(len(rows))[:, None], y, int(cfg.probe.folds), 0.0, seed, fit_predict=fit)
         out.append({"task": task, "taxonomy": corpus.taxonomy(rows), "method": "cytoset", "auroc": auroc})
     return pd.DataFrame(out).assign(seed=seed)
+
+
+def embed_real(cfg, real_dir: Path, vectors_path: Path, state: dict, seed: int) -> dict:
+    """The frozen base encoder on the real instrument files: one sample embedding per file (data set)."""
+    from neurips26.papers.cytometry_encoder import marker_vectors
+
+    samples = corpus.load_samples(real_dir, marker_vectors.load(vectors_path, str(cfg.model.names)))
+    model = pretrain.build_model(cfg)
+    model.load_state_dict(state)
+    z = np.concatenate([pretrain.embed(model, [s], min(int(cfg.probe.cells), len(s.values)), seed) for s in samples])
+    return {"sample_z": z, "sample": np.array([s.id for s in samples]), "study": np.array([s.study for s in samples]),
+            "cells": np.array([len(s.values) for s in samples]), "markers": np.array([" ".join(s.markers)
+                                                                                      for s in samples])}

@@ -7,8 +7,8 @@ import pandas as pd
 
 from neurips26.common.plotting import new_figure
 
-METHODS = ["frozen", "specialist", "cytoset", "quantiles", "leiden_freq", "random_init"]
-COLORS = dict(zip(METHODS, ["tab:red", "black", "tab:blue", "tab:green", "tab:purple", "grey"]))
+METHODS = ["frozen", "frozen_hashed", "specialist", "cytoset", "quantiles", "leiden_freq", "random_init"]
+COLORS = dict(zip(METHODS, ["tab:red", "salmon", "black", "tab:blue", "tab:green", "tab:purple", "grey"]))
 
 
 def task_auroc(table: pd.DataFrame):
@@ -87,6 +87,41 @@ def umap_embeddings(table: pd.DataFrame):
     return fig
 
 
+def control_null(table: pd.DataFrame):
+    """Histogram of the permutation null of the control's seed-mean CV AUROC, its central 95 %, the fresh relabelling."""
+    fig, axes = new_figure(1, width_per_col=4.5)
+    null = table[table.kind == "permuted"].auroc
+    axes[0].hist(null, bins=30, color="lightgrey", edgecolor="grey")
+    for q in (0.025, 0.975):
+        axes[0].axvline(null.quantile(q), color="black", ls="--", lw=0.8)
+    axes[0].axvline(0.5, color="grey", lw=0.8)
+    fresh = table[table.kind == "fresh"].auroc
+    if len(fresh):
+        axes[0].axvline(fresh.iloc[0], color="tab:blue", lw=1.2, label="fresh relabelling (positive control)")
+    axes[0].set_xlabel("negative control: CV AUROC (mean over seeds) under label permutation")
+    axes[0].set_ylabel("permutations")
+    axes[0].legend(fontsize=6)
+    return fig
+
+
+def pretrain_loss(table: pd.DataFrame):
+    """Masked-reconstruction loss per step (mean over seeds, smoothed over 10 steps) and the sample-mean reference."""
+    fig, axes = new_figure(1, width_per_col=5.5)
+    for variant, rows in table.groupby("variant", sort=False):
+        smooth = rows.loss.rolling(10, min_periods=1).mean()
+        axes[0].plot(rows.step, smooth, lw=2 if variant == "base" else 0.9, label=variant,
+                     color="black" if variant == "base" else None)
+    base = table[table.variant == "base"]
+    axes[0].plot(base.step, base.reference.rolling(10, min_periods=1).mean(), ls="--", color="grey",
+                 label="reference: sample's marker mean")
+    axes[0].set_xlabel("pretraining step")
+    axes[0].set_ylabel("masked-reconstruction MSE (arcsinh units²)")
+    axes[0].set_yscale("log")
+    axes[0].legend(fontsize=6)
+    return fig
+
+
 FIGURES = {"task_auroc": ("tasks", task_auroc), "scaling_capacity": ("scaling", scaling_capacity),
            "scaling_corpus": ("scaling", scaling_corpus), "marker_removal": ("removal", marker_removal),
-           "umap_embeddings": ("umap", umap_embeddings)}
+           "umap_embeddings": ("umap", umap_embeddings), "control_null": ("control_null", control_null),
+           "pretrain_loss": ("pretrain_loss", pretrain_loss)}

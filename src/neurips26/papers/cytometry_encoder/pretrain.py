@@ -8,10 +8,12 @@ import torch
 from neurips26.papers.cytometry_encoder.corpus import Sample
 from neurips26.papers.cytometry_encoder.model import SetEncoder
 
+NAME_DIM = {"minilm": 384, "hashed": 128}  # MiniLM's sentence vectors; marker_vectors.HASHED_DIM
 
-def build_model(cfg, width: int | None = None) -> SetEncoder:
+
+def build_model(cfg, width: int | None = None, names: str | None = None) -> SetEncoder:
     m = cfg.model
-    return SetEncoder(int(m.name_dim), int(width or m.width), int(m.heads), int(m.inducing))
+    return SetEncoder(NAME_DIM[str(names or m.names)], int(width or m.width), int(m.heads), int(m.inducing))
 
 
 def batch(samples: list[Sample], cells: int, rng: np.random.Generator, drop: list[list[str]] | None = None):
@@ -42,17 +44,20 @@ def masks(present: torch.Tensor, cells: int, mask_rate: float, marker_drop: floa
     return hidden, dropped
 
 
-def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> float:
-    """Train by masked reconstruction (+ whole-marker dropout); returns the mean loss over the last 10% of steps."""
+def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> tuple[float, np.ndarray]:
+    """Train by masked reconstruction (+ whole-marker dropout). Returns the mean loss over the last 10% of steps and the
+    curve [steps, 2]: the loss per step and, beside it, the reference loss of predicting every hidden value by its
+    sample's mean of that marker (an oracle that knows the sample's marker means but not the cell's other markers):
+    a loss below it means the encoder reads a cell's co-expression, the structure populations are made of."""
     p = cfg.pretrain
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     optimiser = torch.optim.AdamW(model.parameters(), lr=float(p.lr), weight_decay=float(p.weight_decay))
     steps = int(p.steps)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps)
-    losses = []
+    curve = np.zeros((steps, 2))
     model.train()
-    for _ in range(steps):
+    for step in range(steps):
         chosen = [samples[i] for i in rng.choice(len(samples), min(int(p.batch), len(samples)), replace=False)]
         x, names, present = batch(chosen, int(p.cells), rng)
         hidden, dropped = masks(present, int(p.cells), float(p.mask_rate), float(p.marker_drop), generator)
@@ -63,8 +68,21 @@ def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> float:
         loss.backward()
         optimiser.step()
         schedule.step()
-        losses.append(loss.item())
-    return float(np.mean(losses[-max(1, steps // 10):]))
+        with torch.no_grad():
+            reference = ((x - x.mean(1, keepdim=True))[target] ** 2).mean()
+        curve[step] = loss.item(), reference.item()
+    return float(curve[-max(1, steps // 10):, 0].mean()), curve
+
+
+def converged(losses: np.ndarray, window: float, tolerance: float) -> tuple[bool, float]:
+    """The budget's convergence rule: the mean loss over the last `window` share of steps is within `tolerance`
+    (relative) of the mean over the window before it. Returns (holds, relative improvement)."""
+    w = max(1, int(round(window * len(losses))))
+    if len(losses) < 2 * w:
+        return False, float("nan")
+    last, before = float(np.mean(losses[-w:])), float(np.mean(losses[-2 * w:-w]))
+    improvement = (before - last) / abs(before) if before else 0.0
+    return bool(improvement < tolerance), improvement
 
 
 @torch.no_grad()

@@ -67,3 +67,20 @@ def cv_auroc(features: np.ndarray, labels: np.ndarray, folds: int, l2_c: float, 
     scores = [auroc(labels[fold == k], fit_predict(features[fold != k], labels[fold != k], features[fold == k]))
               for k in range(folds)]
     return float(np.mean(scores))
+
+
+def permutation_null(features: np.ndarray, labels: np.ndarray, folds: int, l2_c: float, seed: int,
+                     permutations: np.ndarray) -> np.ndarray:
+    """The label-permutation null of cv_auroc: the same cross-validated AUROC (same folds seed, same probe) on each row
+    of `permutations` (index arrays) applied to the labels. Cross-validated AUROC on labels independent of the features
+    is biased below 0.5 at small n (each held-out fold's class balance is the complement of its training fold's), so a
+    control is judged against this distribution, not against 0.5."""
+    labels = np.asarray(labels)
+    return np.array([cv_auroc(features, labels[p], folds, l2_c, seed) for p in permutations])
+
+
+def null_permutations(n: int, count: int, seed: int) -> np.ndarray:
+    """`count` label permutations of n samples from a fixed generator: the same draws for every run seed, so the null
+    of the mean over seeds pairs permutation k across seeds (the observed value is one label vector seen by every seed)."""
+    rng = np.random.default_rng([seed, n])
+    return np.stack([rng.permutation(n) for _ in range(count)]) if count else np.zeros((0, n), int)

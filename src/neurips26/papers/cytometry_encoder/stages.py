@@ -17,7 +17,8 @@ from neurips26.common.stage import StageContext, claims_stage, figure_stage, tab
 paper_claims, tables = lazy_modules("neurips26.papers.cytometry_encoder", "paper_claims", "tables")
 
 # figure name -> drawn lazily: importing matplotlib costs every other job (the torch ones) 0.6 s for nothing
-FIGURES = ("task_auroc", "scaling_capacity", "scaling_corpus", "marker_removal", "umap_embeddings")
+FIGURES = ("task_auroc", "scaling_capacity", "scaling_corpus", "marker_removal", "umap_embeddings", "control_null",
+           "pretrain_loss")
 
 
 def _n(ctx: StageContext, inputs: int | None, outputs: int, usage: str) -> None:
@@ -53,13 +54,33 @@ def ingest(ctx: StageContext) -> None:
     run(ctx.inputs[0], ctx.inputs[1], ctx.outputs[0], ctx.outputs[1], ctx.cfg.fcs, real=ctx.cfg.data == "real")
 
 
+def real_ingest(ctx: StageContext) -> None:
+    """fcsparser's 13 readable real files -> one .h5ad each: --output REAL_ANNDATA_DIR REAL_FILES.csv"""
+    from neurips26.papers.cytometry_encoder.real_fcs import ingest_real
+
+    _n(ctx, 0, 2, "real_ingest needs --output REAL_ANNDATA_DIR REAL_FILES.csv")
+    ingest_real(ctx.outputs[0], ctx.outputs[1], ctx.cfg.fcs)
+
+
+def marker_vectors(ctx: StageContext) -> None:
+    """Frozen name vectors of every marker: --input ANNDATA_DIR [REAL_ANNDATA_DIR] --output VECTORS.npz"""
+    import numpy as np
+
+    from neurips26.papers.cytometry_encoder import marker_vectors as mv
+
+    _n(ctx, None, 1, "marker_vectors needs --input ANNDATA_DIR [...] --output VECTORS.npz")
+    arrays = mv.build(mv.marker_names(ctx.inputs), [str(ctx.cfg.model.names)])
+    with atomic_path(ctx.output) as tmp, open(tmp, "wb") as handle:
+        np.savez(handle, **arrays)
+
+
 def _data_dir(ctx: StageContext) -> Path:
-    if not ctx.inputs or not ctx.inputs[0].is_dir():
-        raise UserError("expected --input ANNDATA_DIR (the ingest stage's folder of .h5ad studies) first")
+    if len(ctx.inputs) < 2 or not ctx.inputs[0].is_dir():
+        raise UserError("expected --input ANNDATA_DIR (the ingest stage's .h5ad studies) VECTORS.npz first")
     return ctx.inputs[0]
 
 
-def _over_seeds(ctx: StageContext, run: Callable) -> list:
+def _over_seeds(ctx: StageContext, run: Callable, kind: str | None = None) -> list:
     """run(seed, samples, task_rows) for every configured seed, in one process: the data are read once and torch is
     imported once (seconds per job; see the rule file)."""
     from neurips26.papers.cytometry_encoder.experiments import load
@@ -67,7 +88,7 @@ def _over_seeds(ctx: StageContext, run: Callable) -> list:
     # (no torch.use_deterministic_algorithms: it imports torch's compiler, 1.3 s; the CPU kernels used are deterministic
     # at a fixed thread count, which the kill/rerun test checks byte for byte)
     set_threads(ctx.threads)
-    samples, task_rows = load(ctx.cfg, _data_dir(ctx))
+    samples, task_rows = load(ctx.cfg, _data_dir(ctx), ctx.inputs[1], kind)
     results = []
     for seed in (int(s) for s in ctx.cfg.seeds):
         seed_everything(seed)
@@ -76,44 +97,54 @@ def _over_seeds(ctx: StageContext, run: Callable) -> list:
 
 
 def pretrain(ctx: StageContext) -> None:
-    """One sweep point (override variant=NAME), every seed: --output RUN.csv MODELS.pt (seed -> state dict)"""
+    """One sweep point (override variant=NAME), every seed: --output RUN.csv MODELS.pt (seed -> state dict) LOSS.csv"""
     import torch
 
     from neurips26.papers.cytometry_encoder.experiments import run_pretrain, variants
 
-    _n(ctx, 1, 2, "pretrain needs --input ANNDATA_DIR --output RUN.csv MODELS.pt")
+    _n(ctx, 2, 3, "pretrain needs --input ANNDATA_DIR VECTORS.npz --output RUN.csv MODELS.pt LOSS.csv")
     names = variants(ctx.cfg)
     if ctx.cfg.get("variant") not in names:
         raise UserError(f"pretrain needs the override variant=NAME with NAME in {list(names)}")
-    results = _over_seeds(ctx, lambda seed, samples, tasks: run_pretrain(ctx.cfg, seed, samples, tasks, ctx.cfg.variant))
-    write_csv(ctx.outputs[0], pd.concat([rows for rows, _ in results], ignore_index=True))
+    results = _over_seeds(ctx, lambda seed, samples, tasks: run_pretrain(ctx.cfg, seed, samples, tasks, ctx.cfg.variant),
+                          kind=names[ctx.cfg.variant][2])
+    write_csv(ctx.outputs[0], pd.concat([rows for rows, _, _ in results], ignore_index=True))
     with atomic_path(ctx.outputs[1]) as tmp:
-        torch.save({int(s): state for s, (_, state) in zip(ctx.cfg.seeds, results)}, tmp)
+        torch.save({int(s): state for s, (_, state, _) in zip(ctx.cfg.seeds, results)}, tmp)
+    write_csv(ctx.outputs[2], pd.concat([losses for _, _, losses in results], ignore_index=True))
 
 
 def removal(ctx: StageContext) -> None:
-    """--input ANNDATA_DIR base.pt --output RUN.csv EMBEDDINGS.npz (the first seed's embeddings, for the UMAP)"""
+    """--input ANNDATA_DIR VECTORS.npz base.pt REAL_ANNDATA_DIR --output RUN.csv EMBEDDINGS.npz CONTROL_NULL.csv
+    REAL_EMBEDDINGS.npz: marker removal; the first seed's embeddings, for the UMAP; the negative control's permutation
+    null; the first seed's frozen encoder on the real instrument files (one torch process for all four)."""
     import numpy as np
     import torch
 
-    from neurips26.papers.cytometry_encoder.experiments import run_removal
+    from neurips26.papers.cytometry_encoder.experiments import embed_real, run_removal
 
-    _n(ctx, 2, 2, "removal needs --input ANNDATA_DIR MODELS.pt --output RUN.csv EMBEDDINGS.npz")
-    states = torch.load(ctx.inputs[1], weights_only=True)
+    _n(ctx, 4, 4, "removal needs --input ANNDATA_DIR VECTORS.npz MODELS.pt REAL_ANNDATA_DIR"
+       " --output RUN.csv EMBEDDINGS.npz NULL.csv REAL_EMBEDDINGS.npz")
+    states = torch.load(ctx.inputs[2], weights_only=True)
     missing = [int(s) for s in ctx.cfg.seeds if int(s) not in states]
     if missing:
-        raise UserError(f"{ctx.inputs[1]} holds no encoder for seeds {missing}: rerun the pretrain stage")
+        raise UserError(f"{ctx.inputs[2]} holds no encoder for seeds {missing}: rerun the pretrain stage")
     results = _over_seeds(ctx, lambda seed, samples, tasks: run_removal(ctx.cfg, seed, samples, tasks, states[seed]))
-    write_csv(ctx.outputs[0], pd.concat([rows for rows, _ in results], ignore_index=True))
+    write_csv(ctx.outputs[0], pd.concat([rows for rows, _, _ in results], ignore_index=True))
     with atomic_path(ctx.outputs[1]) as tmp, open(tmp, "wb") as handle:
         np.savez_compressed(handle, **results[0][1])
+    write_csv(ctx.outputs[2], pd.concat([null for _, _, null in results], ignore_index=True))
+    seed = int(ctx.cfg.seeds[0])
+    real = embed_real(ctx.cfg, ctx.inputs[3], ctx.inputs[1], states[seed], seed)
+    with atomic_path(ctx.outputs[3]) as tmp, open(tmp, "wb") as handle:
+        np.savez(handle, **real)
 
 
 def specialists(ctx: StageContext) -> None:
     """Every task's specialist, every seed: --input ANNDATA_DIR --output RUN.csv"""
     from neurips26.papers.cytometry_encoder.experiments import run_specialist
 
-    _n(ctx, 1, 1, "specialists needs --input ANNDATA_DIR --output RUN.csv")
+    _n(ctx, 2, 1, "specialists needs --input ANNDATA_DIR VECTORS.npz --output RUN.csv")
     results = _over_seeds(ctx, lambda seed, samples, tasks: pd.concat(
         [run_specialist(ctx.cfg, seed, samples, tasks, task) for task in tasks], ignore_index=True))
     write_csv(ctx.output, pd.concat(results, ignore_index=True))
@@ -123,7 +154,7 @@ def baselines(ctx: StageContext) -> None:
     """Every baseline on every task, every seed: --input ANNDATA_DIR --output RUN.csv"""
     from neurips26.papers.cytometry_encoder.experiments import run_baselines
 
-    _n(ctx, 1, 1, "baselines needs --input ANNDATA_DIR --output RUN.csv")
+    _n(ctx, 2, 1, "baselines needs --input ANNDATA_DIR VECTORS.npz --output RUN.csv")
     results = _over_seeds(ctx, lambda seed, samples, tasks: run_baselines(ctx.cfg, seed, samples, tasks))
     write_csv(ctx.output, pd.concat(results, ignore_index=True))
 
@@ -155,6 +186,8 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "universe": universe,
     "fetch": fetch,
     "ingest": ingest,
+    "real_ingest": real_ingest,
+    "marker_vectors": marker_vectors,
     "pretrain": pretrain,
     "removal": removal,
     "specialists": specialists,
@@ -162,5 +195,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "umap": umap,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": _figure(name) for name in FIGURES},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("tasks", "scaling", "removal")),
+    "claims": claims_stage(deferred(paper_claims, "build"),
+                           ("tasks", "scaling", "removal", "control_null", "pretrain_loss")),
 }

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 CONTROL = "negative_control"
+CONTROLS = ("negative_control", "positive_control")  # outside the signal-task means
 
 
 def _mean_std(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -15,13 +16,15 @@ def _mean_std(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def table_tasks(runs: pd.DataFrame) -> pd.DataFrame:
     """AUROC per task x method: the frozen encoder (base sweep point), specialists and the baselines."""
-    runs = runs[runs.get("variant", pd.Series("base", index=runs.index)).fillna("base") == "base"]
+    variant = runs.get("variant", pd.Series("base", index=runs.index)).fillna("base")
+    runs = runs.assign(method=runs.method.where(variant != "hashed", "frozen_hashed"))
+    runs = runs[variant.isin(["base", "hashed"])]
     return _mean_std(runs, ["task", "taxonomy", "method"])
 
 
 def _signal_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Per seed, the mean AUROC over the signal tasks (every task but the negative control)."""
-    signal = frame[frame.taxonomy != CONTROL]
+    signal = frame[~frame.taxonomy.isin(CONTROLS)]
     return signal.groupby([*keys, "seed"], sort=False).auroc.mean().reset_index().assign(task="mean_signal",
                                                                                           taxonomy="mean")
 
@@ -29,6 +32,7 @@ def _signal_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def table_scaling(runs: pd.DataFrame) -> pd.DataFrame:
     """Capacity sweep (full corpus, every width) and corpus sweep (full width, every fraction), per task and averaged
     over the signal tasks; x is the width or the corpus fraction."""
+    runs = runs[runs.variant != "hashed"]  # the name-vector ablation is no sweep point
     full_width = runs.width.max()
     sweeps = {"capacity": (runs[np.isclose(runs.corpus_fraction, 1.0)], "width"),
               "corpus": (runs[runs.width == full_width], "corpus_fraction")}
@@ -46,7 +50,7 @@ def table_scaling(runs: pd.DataFrame) -> pd.DataFrame:
 def table_removal(runs: pd.DataFrame) -> pd.DataFrame:
     """AUROC against the number of markers removed at test time, per task, and the median over the signal tasks."""
     stats = _mean_std(runs, ["task", "taxonomy", "removed"])
-    signal = stats[stats.taxonomy != CONTROL]
+    signal = stats[~stats.taxonomy.isin(CONTROLS)]
     median = signal.groupby("removed").auroc.median().reset_index().assign(task="median_signal", taxonomy="median")
     out = pd.concat([stats, median], ignore_index=True).sort_values(["task", "removed"]).reset_index(drop=True)
     out["drop_from_previous"] = -out.groupby("task").auroc.diff()
@@ -60,4 +64,19 @@ def table_panels(studies: pd.DataFrame) -> pd.DataFrame:
     return studies.assign(unseen_markers=unseen, n_unseen=unseen.map(lambda u: len(u.split())))
 
 
-TABLES = {"tasks": table_tasks, "scaling": table_scaling, "removal": table_removal, "panels": table_panels}
+def table_control_null(runs: pd.DataFrame) -> pd.DataFrame:
+    """The negative control's permutation null of the seed-mean CV AUROC: permutation k is the same relabelling in
+    every seed, so the mean over seeds of its AUROCs is one draw of the null of the observed seed-mean."""
+    return (runs.groupby(["task", "kind", "perm"], sort=False).agg(auroc=("auroc", "mean"), seeds=("seed", "nunique"))
+            .reset_index())
+
+
+def table_pretrain_loss(runs: pd.DataFrame) -> pd.DataFrame:
+    """Pretraining loss per step (mean over seeds) of every sweep point, beside the sample-mean reference loss."""
+    return (runs.groupby(["variant", "step"], sort=False)
+            .agg(loss=("loss", "mean"), loss_std=("loss", "std"), reference=("reference", "mean"),
+                 seeds=("seed", "nunique")).reset_index())
+
+
+TABLES = {"tasks": table_tasks, "scaling": table_scaling, "removal": table_removal, "panels": table_panels,
+          "control_null": table_control_null, "pretrain_loss": table_pretrain_loss}

