@@ -81,3 +81,38 @@ def test_oscillation_criterion_fails_on_growing_oscillations():
     low = pd.concat([controls.damped_eos_trace(0.03, wd, 600, 30, "cnn", start=0.3, onset=10_000) for wd in wds])
     m = paper_claims.measure(summary.main_table(low, s.sharpening_fraction, s.late_fraction), cfg)
     assert m["cnn_eos_reached_min"] == 0.0 and not evaluate(OSC, m)
+
+
+def test_eos_stopping_rule_closed_form():
+    """The rule stops `window` checkpoints after the first checkpoint with S >= threshold, and not before."""
+    from neurips26.papers.wd_eos.grid import eos_onset_index, eos_stop_index
+
+    sharp = [5.0, 8.0, 10.5, 9.0, 11.0, 9.5, 10.0]
+    assert eos_onset_index(sharp, 10.0) == 2
+    assert eos_stop_index(sharp, 10.0, 3) == 5
+    assert eos_stop_index(sharp[:5], 10.0, 3) is None  # only two checkpoints after the onset so far
+    assert eos_stop_index(sharp, 12.0, 1) is None and eos_stop_index(sharp, 10.0, None) is None
+
+
+def test_late_window_of_a_stopped_arch_is_its_eos_window():
+    """With a rule of k checkpoints the plateau and kernel velocity are the means over the last k + 1 checkpoints; the
+    run counts as complete only when the rule was met."""
+    trace = controls.damped_eos_trace(0.2, 0.0, 300, 10, "cnn", onset=100)
+    trace = trace.assign(kernel_velocity=np.arange(len(trace), dtype=float))
+    cut = controls.stop_by_rule(trace, 5)
+    assert cut.step.iloc[-1] == 150 and len(cut) == 16
+    row = summary.summarise_run(cut, 0.9, 0.33, eos_window=5)
+    assert row["eos_onset"] == 100 and row["eos_complete"]
+    assert row["plateau"] == pytest.approx(cut.sharpness.iloc[-6:].mean())
+    assert row["kernel_velocity"] == pytest.approx(cut.kernel_velocity.iloc[-6:].mean())
+    assert not summary.summarise_run(trace.iloc[:13], 0.9, 0.33, eos_window=5)["eos_complete"]  # capped too early
+    table = summary.main_table(pd.concat([cut, trace.iloc[:13].assign(seed=1)]), 0.9, 0.33, {"cnn": 5})
+    assert table.eos_complete_fraction.iloc[0] == 0.5 and table.eos_reached_fraction.iloc[0] == 1.0
+
+
+def test_positive_control_is_cut_by_the_configured_rule():
+    cfg = compose("wd_eos", [])
+    steps, freq = 1500, 30
+    assert (cfg.grid.cnn.max_steps, cfg.grid.cnn.eig_freq, cfg.grid.cnn.eos_checkpoints) == (steps, freq, 8)
+    traces = controls.oscillation_traces(0.03, list(cfg.grid.cnn.wds), steps, freq, 8)
+    assert set(traces.groupby("wd").step.max()) == {510 + 8 * freq}  # onset = first checkpoint at or after steps // 3

@@ -119,3 +119,17 @@ def test_constant_sharpening_time_is_untested_with_a_reason():
     table.loc[table.arch == "cnn", "sharpening_time"] = 0.0
     entry = paper_claims.build(table, cfg)[0][0].to_json()
     assert entry["holds"] is None and "cnn" in entry["why_untested"]
+
+
+def test_run_stops_by_the_eos_rule():
+    """A step size whose 2/eta is below the initial sharpness puts the run at the EoS at step 0: with a rule of 2
+    checkpoints it stops at the second checkpoint after it, long before the cap."""
+    rng = np.random.default_rng(0)
+    split = data.make_split(rng.integers(0, 17, (60, 64)).astype(float), np.arange(60) % 10, 40, 10, 0)
+    cfg = compose("wd_eos", ["scale=tiny", "max_steps=50", "eig_freq=5", "eigen.iters=3", "grid.cnn.eos_checkpoints=2",
+                             "hessian_size=40"])
+    trace = experiments.run(cfg, split, "cnn", "coupled", 1.9, 0.0, 0, "cpu")
+    assert trace.sharpness.iloc[0] >= 2 / 1.9
+    assert list(trace.step) == [0, 5, 10]
+    cfg = compose("wd_eos", ["scale=tiny", "max_steps=10", "eig_freq=5", "eigen.iters=3", "hessian_size=40"])
+    assert list(experiments.run(cfg, split, "mlp", "coupled", 1.9, 0.0, 0, "cpu").step) == [0, 5, 10]  # no rule

@@ -98,7 +98,7 @@ rule wd_eos_table_main:
     input:
         config="results/wd_eos/config.yaml",
         traces="results/wd_eos/tables/traces.csv",
-        code=code_files("wd_eos", "summary"),
+        code=code_files("wd_eos", "summary", "grid"),
     output:
         "results/wd_eos/tables/main.csv",
     log:

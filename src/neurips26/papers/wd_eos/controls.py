@@ -7,13 +7,16 @@
   construction. The Hessian is exact (closed form), independent of the Lanczos code.
 * Damped oscillations: the linearised self-stabilisation picture of the EoS (Damian et al. 2023): S rises at a constant
   rate to 2/eta, then swings around 2/eta with a fixed period, its amplitude damped at a rate proportional to lambda.
-  The trace is sampled at the configured checkpoints and goes through the same summary and claim code as the runs.
+  The trace is sampled at the configured checkpoints, cut by the same EoS stopping rule as the runs (grid.eos_stop_index)
+  and goes through the same summary and claim code as the runs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+from neurips26.papers.wd_eos.grid import eos_stop_index
 
 DEPTH, TARGET, INIT = 3, 1.0, 0.03
 CONTROL_TWO_OVER_ETA = 3.2  # above the minimum's sharpness 3, so GD converges (0.9 x 3.2 = 2.88 < 3 - 3 lambda)
@@ -77,6 +80,15 @@ def sharpening_traces(wds, steps: int = 400) -> pd.DataFrame:
     return pd.concat([one, one.assign(arch="cnn")], ignore_index=True)
 
 
-def oscillation_traces(eta: float, wds, steps: int, eig_freq: int) -> pd.DataFrame:
-    """The 'cnn' of the damped-oscillation claim played by the damped EoS model at the configured CNN point."""
-    return pd.concat([damped_eos_trace(eta, float(wd), steps, eig_freq, "cnn") for wd in wds], ignore_index=True)
+def stop_by_rule(trace: pd.DataFrame, window: int | None) -> pd.DataFrame:
+    """The trace a run with this EoS stopping rule would have written: cut at the rule's stopping checkpoint."""
+    stop = eos_stop_index(list(trace.sharpness), float(trace.threshold.iloc[0]), window)
+    return trace if stop is None else trace.iloc[:stop + 1]
+
+
+def oscillation_traces(eta: float, wds, steps: int, eig_freq: int, window: int | None = None,
+                       **model) -> pd.DataFrame:
+    """The 'cnn' of the damped-oscillation claim played by the damped EoS model at the configured CNN point (hard cap
+    `steps`, stopping rule `window`); `model`: damped_eos_trace's keywords."""
+    return pd.concat([stop_by_rule(damped_eos_trace(eta, float(wd), steps, eig_freq, "cnn", **model), window)
+                      for wd in wds], ignore_index=True)

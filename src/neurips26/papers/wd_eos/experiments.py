@@ -1,5 +1,6 @@
 """One run = one grid point (arch, decay, eta, lambda, seed): full-batch GD on the fixed digits subset, measuring every
-`eig_freq` steps (Cohen et al.'s protocol) until the target train accuracy or the step budget. Returns the trace table."""
+`eig_freq` steps (Cohen et al.'s protocol) until the target train accuracy, the arch's EoS stopping rule (grid.eos_window:
+a fixed number of checkpoints after the EoS onset) or the step budget (the hard cap). Returns the trace table."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from tqdm import tqdm
 from neurips26.common.errors import UserError
 from neurips26.papers.wd_eos import baselines, measures, method, models
 from neurips26.papers.wd_eos.data import N_CLASSES, Split
-from neurips26.papers.wd_eos.grid import budget
+from neurips26.papers.wd_eos.grid import budget, eos_stop_index, eos_window
 
 STEPS = {"coupled": method.coupled_step, "decoupled": baselines.decoupled_step}
 THRESHOLDS = {"coupled": method.stability_threshold, "decoupled": baselines.decoupled_threshold}
@@ -37,6 +38,7 @@ def run(cfg, split: Split, arch: str, decay: str, eta: float, wd: float, seed: i
     generator = torch.Generator().manual_seed(seed)
     step_fn, threshold = STEPS[decay], THRESHOLDS[decay](eta, wd)
     max_steps, eig_freq = budget(cfg, arch)
+    window = eos_window(cfg, arch)
     rows, v_top, kernel_prev, step_prev = [], None, None, None
     loss_prev, loss_rise = None, 0.0
     for step in tqdm(range(max_steps + 1), desc=f"{arch} {decay} eta={eta} wd={wd} seed={seed}", mininterval=5):
@@ -61,6 +63,7 @@ def run(cfg, split: Split, arch: str, decay: str, eta: float, wd: float, seed: i
                          "sharpness_reg": sharp + wd, "threshold": threshold, "two_over_eta": 2.0 / eta, "alignment": align,
                          "kernel_velocity": velocity, "weight_norm": theta_norm})
             loss_rise = 0.0
+            done = done or eos_stop_index([r["sharpness"] for r in rows], threshold, window) is not None
         if done:
             break
         grads = torch.autograd.grad(loss, params)

@@ -15,15 +15,16 @@ def _colors(values):
 
 
 def sharpness_traces(traces: pd.DataFrame, arch: str):
-    """Seed-mean S(t) per lambda (coupled), with the 2/eta line and the shifted 2/eta - lambda lines (dashed)."""
+    """S(t) per lambda (coupled), one line per seed (runs stopped by the EoS rule have different lengths, so a seed
+    mean would jump where a seed stops), with the 2/eta line and the shifted 2/eta - lambda lines (dashed)."""
     rows = traces[(traces.arch == arch) & (traces.decay == "coupled")]
     etas = sorted(rows.eta.unique())
     fig, axes = new_figure(ncols=len(etas))
     colors = _colors(rows.wd.unique())
     for ax, eta in zip(axes, etas):
         for wd, group in rows[rows.eta == eta].groupby("wd"):
-            mean = group.groupby("step").sharpness.mean()
-            ax.plot(mean.index, mean.values, color=colors[wd], lw=1.2, label=f"lambda={wd:g}")
+            for i, (_, run) in enumerate(group.sort_values("step").groupby("seed")):
+                ax.plot(run.step, run.sharpness, color=colors[wd], lw=0.9, label=f"lambda={wd:g}" if i == 0 else None)
             ax.axhline(2 / eta - wd, color=colors[wd], ls="--", lw=0.7)
         ax.axhline(2 / eta, color="k", ls=":", lw=1, label="2/eta")
         ax.set(xlabel="step", ylabel="sharpness S", title=f"{arch.upper()}, eta={eta:g} (dashed: 2/eta - lambda)")

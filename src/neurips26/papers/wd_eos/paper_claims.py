@@ -10,7 +10,7 @@ from scipy.stats import spearmanr
 
 from neurips26.common.claims import Claim, PositiveControl
 from neurips26.papers.wd_eos import controls, summary
-from neurips26.papers.wd_eos.grid import budget
+from neurips26.papers.wd_eos.grid import budget, eos_window
 
 
 def _spearman(x, y) -> float:
@@ -41,6 +41,8 @@ def measure(table: pd.DataFrame, cfg) -> dict:
         m["cnn_max_rel_dev"] = float((cnn.plateau * cnn.eta / 2.0 - 1.0).abs().max())
         m["cnn_osc_spearman"] = _spearman(cnn.wd, cnn.osc_amplitude)
         m["cnn_eos_reached_min"] = float(cnn.eos_reached_fraction.min())
+        if "eos_complete_fraction" in cnn:  # share of seeds whose run met the EoS stopping rule before the cap
+            m["cnn_eos_complete_min"] = float(cnn.eos_complete_fraction.min())
         # ablations (not in the criterion): the first measure (std of S, last third) and the loss oscillation
         m["cnn_osc_std_late_spearman"] = _spearman(cnn.wd, cnn.osc_std_late)
         m["cnn_loss_osc_spearman"] = _spearman(cnn.wd, cnn.loss_osc)
@@ -55,9 +57,14 @@ def measure(table: pd.DataFrame, cfg) -> dict:
     return m
 
 
+def windows(cfg) -> dict[str, int | None]:
+    """arch -> its EoS stopping rule (grid.<arch>.eos_checkpoints), as the table_main stage passes it."""
+    return {arch: eos_window(cfg, arch) for arch in cfg.grid}
+
+
 def _control_table(traces: pd.DataFrame, cfg) -> pd.DataFrame:
     s = cfg.summary
-    return summary.main_table(traces, float(s.sharpening_fraction), float(s.late_fraction))
+    return summary.main_table(traces, float(s.sharpening_fraction), float(s.late_fraction), windows(cfg))
 
 
 def positive_controls(cfg) -> dict[str, PositiveControl]:
@@ -65,8 +72,9 @@ def positive_controls(cfg) -> dict[str, PositiveControl]:
     sharp = measure(_control_table(controls.sharpening_traces(wds), cfg), cfg)
     cnn_steps, cnn_freq = budget(cfg, "cnn")
     cnn_eta = float(max(cfg.grid.cnn.etas))
-    osc = measure(_control_table(controls.oscillation_traces(cnn_eta, list(cfg.grid.cnn.wds), cnn_steps, cnn_freq),
-                                 cfg), cfg)
+    window = eos_window(cfg, "cnn")
+    osc = measure(_control_table(controls.oscillation_traces(cnn_eta, list(cfg.grid.cnn.wds), cnn_steps, cnn_freq,
+                                                             window), cfg), cfg)
     return {
         "sharpening_slows": PositiveControl(
             "GD with coupled weight decay on a depth-3 scalar linear network (f = w1 w2 w3, y = 1, w = 0.03 at init, "
@@ -74,9 +82,10 @@ def positive_controls(cfg) -> dict[str, PositiveControl]:
             "weights' growth, so sharpening slows by construction",
             _pick(sharp, "sharpening_spearman_mlp", "sharpening_spearman_cnn", "spearman_min")),
         "cnn_damped_oscillations": PositiveControl(
-            f"linearised self-stabilisation model at the CNN point (2/eta = {2 / cnn_eta:.3g}, {cnn_steps} steps, "
-            f"checkpoints every {cnn_freq}): S rises to 2/eta, then oscillates around it with amplitude 0.1 x 2/eta "
-            "damped at rate 0.5 lambda per step, lambda over the CNN grid",
+            f"linearised self-stabilisation model at the CNN point (2/eta = {2 / cnn_eta:.3g}, cap {cnn_steps} steps, "
+            f"checkpoints every {cnn_freq}, stopped {window} checkpoints after the EoS onset as the runs are): S rises "
+            "to 2/eta, then oscillates around it with amplitude 0.1 x 2/eta damped at rate 0.5 lambda per step, "
+            "lambda over the CNN grid",
             _pick(osc, "cnn_max_rel_dev", "cnn_osc_spearman", "cnn_band", "decrease_max")),
     }
 
@@ -99,7 +108,7 @@ def build(table: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
               "(amplitude: mean |change of S| between checkpoints after the EoS onset, / (2/eta))",
               "cnn_max_rel_dev < cnn_band and cnn_osc_spearman < decrease_max",
               _pick(m, "cnn_max_rel_dev", "cnn_osc_spearman", "cnn_band", "decrease_max", "cnn_eos_reached_min",
-                    "cnn_osc_std_late_spearman", "cnn_loss_osc_spearman"),
+                    "cnn_eos_complete_min", "cnn_osc_std_late_spearman", "cnn_loss_osc_spearman"),
               main + ["figures/plateau_vs_wd.png", "figures/sharpness_traces_cnn.png"],
               positive_control=pc["cnn_damped_oscillations"]),
         Claim("alignment_drives_transition", "|cos(theta, grad S)| is larger at the MLP transition than at lambda = 0",

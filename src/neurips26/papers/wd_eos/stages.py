@@ -18,6 +18,7 @@ from neurips26.common.stage import (
     figure_stage,
     prepared_data_dir,
 )
+from neurips26.papers.wd_eos.grid import eos_window
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 data, experiments, figures, paper_claims, summary = lazy_modules(
@@ -49,8 +50,9 @@ def table_main(ctx: StageContext) -> None:
     if len(ctx.inputs) != 1:
         raise UserError("table_main reads one table: --input tables/traces.csv")
     s = ctx.cfg.summary
+    windows = {arch: eos_window(ctx.cfg, arch) for arch in ctx.cfg.grid}  # as paper_claims.windows
     write_csv(ctx.output, summary.main_table(pd.read_csv(ctx.inputs[0]), float(s.sharpening_fraction),
-                                             float(s.late_fraction)))
+                                             float(s.late_fraction), windows))
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {

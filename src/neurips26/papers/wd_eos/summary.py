@@ -5,12 +5,21 @@ the first checkpoint where S reaches its stability threshold (2/eta - lambda for
 the oscillation amplitude is the mean absolute change of S between consecutive checkpoints, relative to 2/eta. A slow
 drift adds little to it, a swing of S around 2/eta adds its full size. Two other readings stay as ablations: the
 standard deviation of S over the last third (the first measure, `osc_std_late`) and the loss oscillation in the EoS
-phase (`loss_osc`: relative loss increases per step, from the per-step losses)."""
+phase (`loss_osc`: relative loss increases per step, from the per-step losses).
+
+Late window: an arch with an EoS stopping rule (grid.<arch>.eos_checkpoints = k; the CNN) stops k checkpoints after its
+EoS onset, and its plateau, alignment and kernel velocity are taken over its last k + 1 checkpoints, i.e. the EoS
+window itself for a run that met the rule (the last k + 1 checkpoints before the hard cap for one that did not). Archs
+without the rule (the MLP) keep the last `late_fraction` of their checkpoints."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
+
+from neurips26.papers.wd_eos.grid import eos_stop_index
 
 KEYS = ["arch", "decay", "eta", "wd"]
 
@@ -42,19 +51,25 @@ def loss_oscillation(trace: pd.DataFrame, onset: float) -> float:
     return float(after.loss_rise.sum() / span) if span > 0 else float("nan")
 
 
-def summarise_run(trace: pd.DataFrame, sharpening_fraction: float, late_fraction: float) -> dict:
-    """One row of metrics for one run's trace (checkpoints sorted by step)."""
+def summarise_run(trace: pd.DataFrame, sharpening_fraction: float, late_fraction: float,
+                  eos_window: int | None = None) -> dict:
+    """One row of metrics for one run's trace (checkpoints sorted by step). eos_window: the arch's EoS stopping rule
+    (None: none; late window = last late_fraction of the checkpoints)."""
     trace = trace.sort_values("step")
     eta = float(trace.eta.iloc[0])
     steps, sharp = trace.step.to_numpy(), trace.sharpness.to_numpy()
     time, reached = sharpening_time(steps, sharp, sharpening_fraction * 2.0 / eta)
     threshold = float(trace.threshold.iloc[0])
     onset, amplitude = eos_oscillation(steps, sharp, threshold, 2.0 / eta)
-    late = trace.iloc[-max(2, int(round(late_fraction * len(trace)))):]
+    if eos_window is None:
+        late = trace.iloc[-max(2, int(round(late_fraction * len(trace)))):]
+    else:
+        late = trace.iloc[-max(2, eos_window + 1):]
+    complete = eos_stop_index(list(sharp), threshold, eos_window) is not None
     return {**{k: trace[k].iloc[0] for k in KEYS}, "seed": int(trace.seed.iloc[0]),
             "sharpening_time": time, "reached": reached,
             "plateau": float(late.sharpness.mean()),
-            "eos_onset": onset, "eos_reached": bool(np.isfinite(onset)),
+            "eos_onset": onset, "eos_reached": bool(np.isfinite(onset)), "eos_complete": complete,
             "osc_amplitude": amplitude,
             "osc_std_late": float(late.sharpness.std(ddof=0)),
             "loss_osc": loss_oscillation(trace, onset),
@@ -70,16 +85,21 @@ METRICS = ["sharpening_time", "plateau", "eos_onset", "osc_amplitude", "osc_std_
            "kernel_velocity", "final_loss", "final_accuracy"]
 
 
-def main_table(traces: pd.DataFrame, sharpening_fraction: float, late_fraction: float) -> pd.DataFrame:
+def main_table(traces: pd.DataFrame, sharpening_fraction: float, late_fraction: float,
+               eos_windows: Mapping[str, int | None] | None = None) -> pd.DataFrame:
     """tables/main.csv: seed means (and seed standard deviations) of every metric per (arch, decay, eta, lambda).
-    eos_onset and osc_amplitude average the seeds that reached the EoS (eos_reached_fraction says how many)."""
-    runs = pd.DataFrame([summarise_run(t, sharpening_fraction, late_fraction)
-                         for _, t in traces.groupby(KEYS + ["seed"], sort=True)])
+    eos_onset and osc_amplitude average the seeds that reached the EoS (eos_reached_fraction says how many);
+    eos_complete_fraction: the seeds whose run met the arch's EoS stopping rule before the hard cap (eos_windows:
+    arch -> grid.<arch>.eos_checkpoints; an arch not in it has no rule)."""
+    windows = dict(eos_windows or {})
+    runs = pd.DataFrame([summarise_run(t, sharpening_fraction, late_fraction, windows.get(key[0]))
+                         for key, t in traces.groupby(KEYS + ["seed"], sort=True)])
     grouped = runs.groupby(KEYS, sort=True)
     table = grouped[METRICS].mean()
     table = table.join(grouped[METRICS].std(ddof=0).add_suffix("_sd"))
     table["reached_fraction"] = grouped["reached"].mean()
     table["eos_reached_fraction"] = grouped["eos_reached"].mean()
+    table["eos_complete_fraction"] = grouped["eos_complete"].mean()
     table["threshold"] = grouped["threshold"].first()
     table["plateau_ratio"] = table["plateau"] / table["threshold"]
     table["seeds"] = grouped.size()
