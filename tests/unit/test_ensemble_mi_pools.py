@@ -7,7 +7,8 @@ import pytest
 from omegaconf import OmegaConf
 
 from neurips26.papers.ensemble_mi import copula, data, members
-from neurips26.papers.ensemble_mi.experiments import plant_copies
+from neurips26.papers.ensemble_mi.aggregator import PatternAggregator
+from neurips26.papers.ensemble_mi.experiments import control_anchor, plant_copies, run_control
 from neurips26.papers.ensemble_mi.information import exact_mi, heldout_mi, plugin_mi, plugin_mi_se
 from neurips26.papers.ensemble_mi.method import greedy_path
 
@@ -79,3 +80,48 @@ def test_planted_copies_are_noisy_duplicates_of_the_calibration_best_member_and_
     assert np.all((flips > 0.003) & (flips < 0.02))
     picks, _ = greedy_path(y[:1500], planted[:1500], k, 3, "plugin_mm", 2.0)
     assert sum(p >= 4 for p in picks) == 0 and 0 in picks  # one of the cluster (the original), then the others
+
+
+def _independent_pool(rng, n, errors):
+    y = rng.integers(0, 2, n)
+    return y, np.stack([np.where(rng.random(n) < e, 1 - y, y) for e in errors], 1)
+
+
+def test_control_anchor_is_the_first_member_whose_weaker_pool_beats_it_by_the_headroom():
+    rng = np.random.default_rng(6)
+    y, preds = _independent_pool(rng, 2000, (0.12, 0.25, 0.26, 0.27, 0.28, 0.29, 0.3))
+    for headroom in (0.0, 0.02, 0.08):
+        anchor, keep, gain = control_anchor(y, preds, 2, 2.0, headroom)
+        acc = (preds == y[:, None]).mean(0)
+        if headroom == 0:
+            assert anchor == int(acc.argmax()) and len(keep) == preds.shape[1]
+            continue
+        assert keep[0] == anchor and np.all(acc[keep[1:]] < acc[anchor])
+        brute = {}  # brute force: the weighted vote of each member and every weaker one, on the same data
+        for a in range(preds.shape[1]):
+            sub = [a] + [m for m in range(preds.shape[1]) if acc[m] < acc[a]]
+            if len(sub) > 1:
+                agg = PatternAggregator(2, 2.0).fit(y, preds[:, sub])
+                brute[a] = (agg.backoff(preds[:, sub]).argmax(1) == y).mean() - acc[a]
+        first = [a for a in np.argsort(-acc, kind="stable") if brute.get(a, -1) >= headroom]
+        assert anchor == first[0] and gain == pytest.approx(brute[anchor])
+    # the accurate member alone: nothing weaker beats it by 0.08, the first anchor that qualifies is a weaker one
+    assert control_anchor(y, preds, 2, 2.0, 0.08)[0] != 0
+
+
+def test_the_control_puts_copies_at_the_top_so_top_k_holds_only_copies_and_greedy_beats_it():
+    rng = np.random.default_rng(7)  # m0 (0.94) beats the vote of everyone (+0.02): the anchor is the best of the rest
+    y, preds = _independent_pool(rng, 3000, (0.06, 0.25, 0.26, 0.27, 0.28, 0.29, 0.3))
+    cfg = OmegaConf.create({"selection": {"estimator": "cv_xent", "alpha": 2.0},
+                            "control": {"copies": 4, "noise": 0.005, "max_budget": 5, "headroom": 0.05}})
+    names = [f"m{i}" for i in range(7)]
+    order = rng.permutation(3000)
+    out = run_control(cfg, names, y, preds, order[:1500], order[1500:], 2, rng)
+    anchor = out.anchor.iloc[0]
+    assert anchor != "m0" and out.anchor_headroom_cal.iloc[0] >= 0.05 and "m0" not in " ".join(out.picks)
+    topk = out[out.method == "top_k"].set_index("budget")
+    greedy = out[out.method == "greedy_mi"].set_index("budget")
+    for b in range(1, 6):  # top-k: the anchor and its copies only; greedy-MI: at most one of them
+        assert all(p == anchor or p.startswith(anchor + "_copy") for p in topk.picks[b].split())
+        assert sum(p == anchor or p.startswith(anchor + "_copy") for p in greedy.picks[b].split()) <= 1
+    assert (greedy.accuracy - topk.accuracy).max() > 0.02

@@ -85,26 +85,74 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
     return pd.concat([out, pd.DataFrame(checks)], ignore_index=True).assign(task=f"sim_K{n_classes}", seed=seed)
 
 
+def control_anchor(y_cal: np.ndarray, preds_cal: np.ndarray, n_classes: int, alpha: float,
+                   headroom: float) -> tuple[int, np.ndarray, float]:
+    """The positive control's anchor and the members kept beside it, from calibration data only.
+
+    Going down the calibration accuracy ranking, the first member a such that the weighted vote (the aggregator's
+    back-off q) of a and every member less accurate than a beats a by >= headroom on calibration; the control pool is
+    a and those weaker members, so that a's planted copies top the ranking (top-k's sets are copies, accuracy = a's)
+    while a set that beats a by a known amount exists. headroom <= 0: the best member and the whole pool. Returns
+    (anchor, kept member indices, the vote's calibration gain over the anchor); no member qualifying: the largest gain."""
+    acc = (preds_cal == y_cal[:, None]).mean(0)
+    order = np.argsort(-acc, kind="stable")
+    if headroom <= 0:
+        return int(order[0]), np.arange(preds_cal.shape[1]), float("nan")
+    fallback = None
+    for a in order:
+        keep = np.concatenate([[a], np.flatnonzero(acc < acc[a])]).astype(int)
+        if len(keep) < 2:
+            continue
+        agg = PatternAggregator(n_classes, alpha).fit(y_cal, preds_cal[:, keep])
+        gain = float((agg.backoff(preds_cal[:, keep]).argmax(1) == y_cal).mean() - acc[a])
+        if gain >= headroom:
+            return int(a), keep, gain
+        if fallback is None or gain > fallback[2]:
+            fallback = (int(a), keep, gain)
+    if fallback is None:
+        raise ValueError("the positive control needs a pool of >= 2 members with different calibration accuracies")
+    return fallback
+
+
 def plant_copies(y_cal, preds: np.ndarray, n_classes: int, copies: int, noise: float,
-                 rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """The positive control's pool: the calibration-best member duplicated `copies` times, each copy with a fraction
-    `noise` of its predictions (all rows) replaced by a random other label. Returns (pool + copies, best index)."""
-    best = int(np.argmax((preds[: len(y_cal)] == y_cal[:, None]).mean(0)))
+                 rng: np.random.Generator, anchor: int | None = None) -> tuple[np.ndarray, int]:
+    """The positive control's pool: a member (default: the calibration-best) duplicated `copies` times, each copy with a
+    fraction `noise` of its predictions (all rows) replaced by a random other label. Returns (pool + copies, anchor)."""
+    best = int(np.argmax((preds[: len(y_cal)] == y_cal[:, None]).mean(0))) if anchor is None else int(anchor)
     dup = np.repeat(preds[:, [best]], copies, axis=1)
     flip = rng.random(dup.shape) < noise
     dup[flip] = (dup[flip] + rng.integers(1, n_classes, int(flip.sum()))) % n_classes
     return np.concatenate([preds, dup], axis=1), best
 
 
+def run_control(cfg, members: list[str], y: np.ndarray, preds: np.ndarray, cal: np.ndarray, test: np.ndarray,
+                n_classes: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Positive control on one calibration/test split: the anchor's planted copies in its control pool (above);
+    greedy-MI and top-k over budgets 1..control.max_budget, judged like the real pool. Picks are member names."""
+    ctl, alpha = cfg.control, float(cfg.selection.alpha)
+    anchor, keep, gain = control_anchor(y[cal], preds[cal], n_classes, alpha, float(ctl.get("headroom", 0.0)))
+    sub = preds[:, keep]
+    position = int(np.flatnonzero(keep == anchor)[0])
+    planted, _ = plant_copies(y[cal], sub[np.concatenate([cal, test])], n_classes, int(ctl.copies), float(ctl.noise),
+                              rng, anchor=position)
+    names = [members[i] for i in keep] + [f"{members[anchor]}_copy{i}" for i in range(int(ctl.copies))]
+    pc, pt = planted[: len(cal)], planted[len(cal):]
+    picks = selections(y[cal], pc, n_classes, cfg, rng, ("greedy_mi", "top_k"), int(ctl.max_budget))
+    dup = pd.DataFrame(evaluate(picks, (y[cal], pc), (y[test], pt), n_classes, alpha))
+    dup["picks"] = dup.picks.map(lambda p: p if p == "all" else " ".join(names[int(i)] for i in p.split()))
+    return dup.assign(anchor=members[anchor], control_members=len(keep), anchor_headroom_cal=gain)
+
+
 def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFrame:
     """Random calibration/test halves of a cached real pool; every method on each. Positive control (task
-    `<task>_dup`): the same pool with planted near copies of its best member; greedy-MI and top-k only."""
+    `<task>_dup`, `run_control`): planted near copies of an anchor member at the top of its control pool; greedy-MI
+    and top-k only."""
     rng = np.random.default_rng(seed)
     members = [c for c in predictions.columns if c not in ("row", "y")]
     y = predictions.y.to_numpy(dtype=np.int64)
     preds = predictions[members].to_numpy(dtype=np.int64)
     n_classes = int(max(y.max(), preds.max()) + 1)
-    alpha, ctl = float(cfg.selection.alpha), cfg.control
+    alpha = float(cfg.selection.alpha)
     frames = []
     for split in range(int(cfg.evaluation.splits)):
         order = rng.permutation(len(y))
@@ -112,14 +160,8 @@ def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFra
         picks = selections(y[cal], preds[cal], n_classes, cfg, rng)
         rows = evaluate(picks, (y[cal], preds[cal]), (y[test], preds[test]), n_classes, alpha)
         frames.append(pd.DataFrame(rows).assign(split=split, task=task))
-        planted, best = plant_copies(y[cal], preds[order], n_classes, int(ctl.copies), float(ctl.noise), rng)
-        names = members + [f"{members[best]}_copy{i}" for i in range(int(ctl.copies))]
-        pc, pt = planted[: len(cal)], planted[len(cal):]
-        picks = selections(y[cal], pc, n_classes, cfg, rng, ("greedy_mi", "top_k"), int(ctl.max_budget))
-        rows = evaluate(picks, (y[cal], pc), (y[test], pt), n_classes, alpha)
-        dup = pd.DataFrame(rows).assign(split=split, task=f"{task}_dup")
-        dup["picks"] = dup.picks.map(lambda p, names=names: p if p == "all" else " ".join(names[int(i)] for i in p.split()))
-        frames.append(dup)
+        frames.append(run_control(cfg, members, y, preds, cal, test, n_classes, rng).assign(split=split,
+                                                                                             task=f"{task}_dup"))
     out = pd.concat(frames, ignore_index=True).assign(seed=seed, kind="selection")
     real = out.task == task
     out.loc[real, "picks"] = out.loc[real, "picks"].map(
