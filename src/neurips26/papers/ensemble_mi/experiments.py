@@ -85,35 +85,6 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
     return pd.concat([out, pd.DataFrame(checks)], ignore_index=True).assign(task=f"sim_K{n_classes}", seed=seed)
 
 
-def control_anchor(y_cal: np.ndarray, preds_cal: np.ndarray, n_classes: int, alpha: float,
-                   headroom: float) -> tuple[int, np.ndarray, float]:
-    """The positive control's anchor and the members kept beside it, from calibration data only.
-
-    Going down the calibration accuracy ranking, the first member a such that the weighted vote (the aggregator's
-    back-off q) of a and every member less accurate than a beats a by >= headroom on calibration; the control pool is
-    a and those weaker members, so that a's planted copies top the ranking (top-k's sets are copies, accuracy = a's)
-    while a set that beats a by a known amount exists. headroom <= 0: the best member and the whole pool. Returns
-    (anchor, kept member indices, the vote's calibration gain over the anchor); no member qualifying: the largest gain."""
-    acc = (preds_cal == y_cal[:, None]).mean(0)
-    order = np.argsort(-acc, kind="stable")
-    if headroom <= 0:
-        return int(order[0]), np.arange(preds_cal.shape[1]), float("nan")
-    fallback = None
-    for a in order:
-        keep = np.concatenate([[a], np.flatnonzero(acc < acc[a])]).astype(int)
-        if len(keep) < 2:
-            continue
-        agg = PatternAggregator(n_classes, alpha).fit(y_cal, preds_cal[:, keep])
-        gain = float((agg.backoff(preds_cal[:, keep]).argmax(1) == y_cal).mean() - acc[a])
-        if gain >= headroom:
-            return int(a), keep, gain
-        if fallback is None or gain > fallback[2]:
-            fallback = (int(a), keep, gain)
-    if fallback is None:
-        raise ValueError("the positive control needs a pool of >= 2 members with different calibration accuracies")
-    return fallback
-
-
 def plant_copies(y_cal, preds: np.ndarray, n_classes: int, copies: int, noise: float,
                  rng: np.random.Generator, anchor: int | None = None) -> tuple[np.ndarray, int]:
     """The positive control's pool: a member (default: the calibration-best) duplicated `copies` times, each copy with a
@@ -125,27 +96,48 @@ def plant_copies(y_cal, preds: np.ndarray, n_classes: int, copies: int, noise: f
     return np.concatenate([preds, dup], axis=1), best
 
 
+def decorrelate(y: np.ndarray, column: np.ndarray, halves: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """A member's predictions moved to random other rows of the same class within each half: its per-class accuracy
+    and confusion on each half are kept exactly, its errors become independent of every other member's."""
+    out = column.copy()
+    for rows in halves:
+        for c in np.unique(y[rows]):
+            same = rows[y[rows] == c]
+            out[same] = column[rng.permutation(same)]
+    return out
+
+
 def run_control(cfg, members: list[str], y: np.ndarray, preds: np.ndarray, cal: np.ndarray, test: np.ndarray,
                 n_classes: int, rng: np.random.Generator) -> pd.DataFrame:
-    """Positive control on one calibration/test split: the anchor's planted copies in its control pool (above);
-    greedy-MI and top-k over budgets 1..control.max_budget, judged like the real pool. Picks are member names."""
+    """Positive control on one calibration/test split. The pool: every real member, `copies` noisy copies of the
+    calibration-best member A (top-k's sets at budgets 1..copies+1 are A and its copies: A's accuracy), and `diverse`
+    decorrelated members (the most accurate real members at least `diverse_gap` below A on calibration, each moved
+    to random rows of the same class: they rank below the copies, and with A they form a set that beats A by a known
+    amount, `planted_set_gain`). Greedy-MI and top-k over budgets 1..max_budget, judged like the real pool."""
     ctl, alpha = cfg.control, float(cfg.selection.alpha)
-    anchor, keep, gain = control_anchor(y[cal], preds[cal], n_classes, alpha, float(ctl.get("headroom", 0.0)))
-    sub = preds[:, keep]
-    position = int(np.flatnonzero(keep == anchor)[0])
-    planted, _ = plant_copies(y[cal], sub[np.concatenate([cal, test])], n_classes, int(ctl.copies), float(ctl.noise),
-                              rng, anchor=position)
-    names = [members[i] for i in keep] + [f"{members[anchor]}_copy{i}" for i in range(int(ctl.copies))]
-    pc, pt = planted[: len(cal)], planted[len(cal):]
+    order = np.concatenate([cal, test])
+    yo, halves = y[order], [np.arange(len(cal)), np.arange(len(cal), len(order))]
+    planted, best = plant_copies(y[cal], preds[order], n_classes, int(ctl.copies), float(ctl.noise), rng)
+    acc = (preds[cal] == y[cal, None]).mean(0)
+    sources = [int(m) for m in np.argsort(-acc, kind="stable") if acc[m] <= acc[best] - float(ctl.diverse_gap)]
+    sources = sources[: int(ctl.diverse)]
+    shuffled = [decorrelate(yo, preds[order, m], halves, rng) for m in sources]
+    pool = np.column_stack([planted, *shuffled]) if shuffled else planted
+    names = (members + [f"{members[best]}_copy{i}" for i in range(int(ctl.copies))]
+             + [f"{members[m]}_shuffled" for m in sources])
+    pc, pt = pool[: len(cal)], pool[len(cal):]
     picks = selections(y[cal], pc, n_classes, cfg, rng, ("greedy_mi", "top_k"), int(ctl.max_budget))
     dup = pd.DataFrame(evaluate(picks, (y[cal], pc), (y[test], pt), n_classes, alpha))
     dup["picks"] = dup.picks.map(lambda p: p if p == "all" else " ".join(names[int(i)] for i in p.split()))
-    return dup.assign(anchor=members[anchor], control_members=len(keep), anchor_headroom_cal=gain)
+    known = [best] + list(range(planted.shape[1], pool.shape[1]))  # A with the decorrelated members
+    agg = PatternAggregator(n_classes, alpha).fit(y[cal], pc[:, known])
+    gain = float((agg.predict(pt[:, known]) == y[test]).mean() - (pt[:, best] == y[test]).mean())
+    return dup.assign(anchor=members[best], planted_set_gain=gain)
 
 
 def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFrame:
     """Random calibration/test halves of a cached real pool; every method on each. Positive control (task
-    `<task>_dup`, `run_control`): planted near copies of an anchor member at the top of its control pool; greedy-MI
+    `<task>_dup`, `run_control`): planted near copies of the best member and planted decorrelated members; greedy-MI
     and top-k only."""
     rng = np.random.default_rng(seed)
     members = [c for c in predictions.columns if c not in ("row", "y")]

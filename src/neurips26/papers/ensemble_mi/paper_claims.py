@@ -56,13 +56,12 @@ def build(main: pd.DataFrame, floor: pd.DataFrame, estimator: pd.DataFrame, cfg)
     control = None
     if all(f"{t}_dup" in set(main.task) for t in reals):
         ctl = cfg.control
-        anchor = ("the calibration-best member, whole pool" if float(ctl.get("headroom", 0.0)) <= 0 else
-                  "an anchor member with the members less accurate than it, the anchor being the first of the "
-                  "calibration ranking that the weighted vote of that pool beats by >= "
-                  f"{float(ctl.headroom):g} on calibration (so top-k's sets are copies while a better set exists)")
         control = PositiveControl(
-            f"{ctl.copies} planted near copies (each with {ctl.noise:g} of its predictions replaced by a random other "
-            f"label) of {anchor}; budgets 1-{ctl.max_budget}", gaps("_dup"))
+            f"the same pools with {ctl.copies} planted near copies of the calibration-best member (each with "
+            f"{ctl.noise:g} of its predictions replaced by a random other label) and {ctl.diverse} planted "
+            f"decorrelated members (the most accurate members >= {ctl.diverse_gap:g} below it, moved to random rows of "
+            f"the same class), so that top-k's sets are copies while a better set exists; budgets 1-{ctl.max_budget}",
+            gaps("_dup"))
     topk_real = Claim("greedy_mi_vs_topk_real",
                       f"on the real pools ({', '.join(reals)}), greedy-MI accuracy >= top-k accuracy at every budget "
                       f"(ties within {c.real_tie_tolerance}) and better by > {c.strict_margin} at some budget",
