@@ -17,6 +17,21 @@ def test_closed_form_floor_matches_simulation_with_many_models(eps, rho, k):
     assert simulated == pytest.approx(float(copula.vote_floor(eps, rho, k)), abs=0.02)
 
 
+@pytest.mark.parametrize("eps,rho,models,k", [(0.3, 0.5, 101, 2), (0.4, 0.2, 100, 4), (0.2, 0.9, 10, 3)])
+def test_the_vote_count_equals_counting_each_sampled_models_prediction(eps, rho, models, k):
+    """simulated_vote_error counts votes per shift; the reference counts every model's prediction from `sample` (the
+    same draws in the same order), so the two must agree exactly, ties (even M) included."""
+    rng = np.random.default_rng(5)
+    pool = copula.Pool(np.full(models, eps), np.zeros(models, dtype=int), np.array([rho]), k)
+    errors = 0
+    for start in range(0, 4500, 2000):
+        y, preds = copula.sample(pool, min(2000, 4500 - start), rng)
+        votes = (preds[:, :, None] == np.arange(k)[None, None, :]).sum(1).astype(float)
+        votes += rng.uniform(0, 0.5, votes.shape)
+        errors += int((votes.argmax(1) != y).sum())
+    assert copula.simulated_vote_error(eps, rho, models, k, rng_seed=5, n=4500) == errors / 4500
+
+
 def test_floor_rises_with_correlation_and_is_the_single_model_error_at_rho_one():
     rho = np.linspace(0.05, 0.95, 19)
     for k in (2, 4):

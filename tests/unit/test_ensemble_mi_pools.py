@@ -7,7 +7,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from neurips26.papers.ensemble_mi import copula, data, members
-from neurips26.papers.ensemble_mi.experiments import plant_copies
+from neurips26.papers.ensemble_mi.experiments import decorrelate, plant_copies, run_control
 from neurips26.papers.ensemble_mi.information import exact_mi, heldout_mi, plugin_mi, plugin_mi_se
 from neurips26.papers.ensemble_mi.method import greedy_path
 
@@ -79,3 +79,42 @@ def test_planted_copies_are_noisy_duplicates_of_the_calibration_best_member_and_
     assert np.all((flips > 0.003) & (flips < 0.02))
     picks, _ = greedy_path(y[:1500], planted[:1500], k, 3, "plugin_mm", 2.0)
     assert sum(p >= 4 for p in picks) == 0 and 0 in picks  # one of the cluster (the original), then the others
+
+
+
+def test_decorrelate_keeps_each_halfs_per_class_accuracy_and_removes_the_correlation():
+    rng = np.random.default_rng(6)
+    n = 4000
+    y = rng.integers(0, 3, n)
+    hard = rng.random(n) < 0.3  # shared hard rows: two members err together there
+    a = np.where(hard, (y + 1) % 3, y)
+    b = np.where(hard & (rng.random(n) < 0.9), (y + 2) % 3, y)
+    halves = [np.arange(2000), np.arange(2000, n)]
+    out = decorrelate(y, b, halves, rng)
+    for rows in halves:
+        for c in range(3):
+            same = rows[y[rows] == c]
+            assert np.array_equal(np.sort(out[same]), np.sort(b[same]))  # the same predictions, same class, same half
+    both_wrong = lambda u, v: ((u != y) & (v != y)).mean()  # noqa: E731
+    assert both_wrong(a, b) > 0.25 and both_wrong(a, out) == pytest.approx((a != y).mean() * (out != y).mean(), abs=0.02)
+
+
+def test_the_control_puts_copies_at_the_top_of_top_k_and_greedy_finds_the_better_planted_set():
+    rng = np.random.default_rng(7)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    hard = rng.random(n) < 0.22  # every real member errs on the same hard rows (no ensemble headroom)
+    preds = np.stack([np.where(hard & (rng.random(n) < q), 1 - y, y) for q in (0.9, 0.95, 1.0, 1.0)], 1)
+    cfg = OmegaConf.create({"selection": {"estimator": "cv_xent", "alpha": 2.0},
+                            "control": {"copies": 4, "noise": 0.005, "max_budget": 5, "diverse": 2,
+                                        "diverse_gap": 0.02}})
+    names = [f"m{i}" for i in range(4)]
+    order = rng.permutation(n)
+    out = run_control(cfg, names, y, preds, order[:1500], order[1500:], 2, rng)
+    assert out.anchor.iloc[0] == "m0" and out.planted_set_gain.iloc[0] > 0.03
+    topk = out[out.method == "top_k"].set_index("budget")
+    greedy = out[out.method == "greedy_mi"].set_index("budget")
+    for b in range(1, 6):  # top-k: m0 and its copies only
+        assert all(p == "m0" or p.startswith("m0_copy") for p in topk.picks[b].split())
+    assert sum(p.endswith("_shuffled") for p in greedy.picks[3].split()) == 2
+    assert (greedy.accuracy - topk.accuracy).max() > 0.03

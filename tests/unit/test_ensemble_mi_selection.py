@@ -80,3 +80,20 @@ def test_aggregator_is_the_empirical_map_on_seen_patterns_and_a_vote_on_unseen_o
     unseen = np.array([[0, 0]])
     np.testing.assert_allclose(agg.predict_proba(unseen), agg.backoff(unseen))
     assert majority_vote(np.array([[2, 2, 1], [0, 1, 1]]), 3).tolist() == [2, 1]
+
+
+def test_integer_pattern_keys_give_the_same_aggregator_as_unique_rows(monkeypatch):
+    """The aggregator indexes patterns by base-K integer keys; the unique-rows path (used when K^|S| overflows int64)
+    must give the same probabilities, unseen patterns and out-of-range labels included."""
+    from neurips26.papers.ensemble_mi import aggregator
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 700)
+    preds = np.where(rng.random((700, 6)) < 0.4, (y[:, None] + rng.integers(1, 3, (700, 6))) % 3, y[:, None])
+    test = preds[500:].copy()
+    test[0, 0] = 7  # a label the calibration data never had
+    fast = aggregator.PatternAggregator(3, 2.0).fit(y[:500], preds[:500]).predict_proba(test)
+    assert aggregator.pattern_keys(preds, 3) is not None
+    monkeypatch.setattr(aggregator, "pattern_keys", lambda p, k: None)
+    slow = aggregator.PatternAggregator(3, 2.0).fit(y[:500], preds[:500]).predict_proba(test)
+    assert np.array_equal(fast, slow)

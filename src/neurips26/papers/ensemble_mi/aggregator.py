@@ -41,10 +41,17 @@ class PatternAggregator:
         log_norm = (top + np.log(np.exp(logits - top).sum(2, keepdims=True)))[..., 0]
         losses = (log_norm - logits[:, np.arange(len(y)), y]).mean(1)
         self.temperature = float(TEMPERATURES[int(np.argmin(losses))])
-        self.patterns, codes = (np.unique(preds, axis=0, return_inverse=True) if preds.shape[1]
-                                else (np.zeros((1, 0), dtype=preds.dtype), np.zeros(len(y), dtype=np.int64)))
+        keys = pattern_keys(preds, k)
+        if not preds.shape[1]:
+            self.patterns, self.keys, codes = np.zeros((1, 0), dtype=preds.dtype), None, np.zeros(len(y), dtype=np.int64)
+        elif keys is not None:  # one integer per pattern: a 1-D unique, much faster than unique rows
+            self.patterns = None
+            self.keys, codes = np.unique(keys, return_inverse=True)
+        else:
+            self.keys = None
+            self.patterns, codes = np.unique(preds, axis=0, return_inverse=True)
         codes = codes.reshape(-1)
-        self.counts = np.zeros((len(self.patterns), k))
+        self.counts = np.zeros((len(self.keys) if self.keys is not None else len(self.patterns), k))
         np.add.at(self.counts, (codes, y), 1.0)
         return self
 
@@ -58,7 +65,12 @@ class PatternAggregator:
     def predict_proba(self, preds: np.ndarray) -> np.ndarray:
         q = self.backoff(preds)
         counts = np.zeros_like(q)
-        if len(self.patterns) and preds.shape[1]:
+        if self.keys is not None:  # rows with a label outside 0..K-1 are unseen patterns
+            keys = pattern_keys(np.clip(preds, 0, self.k - 1), self.k)
+            pos = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+            seen = (self.keys[pos] == keys) & ((preds >= 0) & (preds < self.k)).all(1)
+            counts[seen] = self.counts[pos[seen]]
+        elif self.patterns is not None and len(self.patterns) and preds.shape[1]:
             both = np.concatenate([self.patterns, preds])
             codes = np.unique(both, axis=0, return_inverse=True)[1].reshape(-1)
             lookup = np.full(codes.max() + 1, -1)
@@ -71,6 +83,16 @@ class PatternAggregator:
 
     def predict(self, preds: np.ndarray) -> np.ndarray:
         return self.predict_proba(preds).argmax(1)
+
+
+def pattern_keys(preds: np.ndarray, n_classes: int) -> np.ndarray | None:
+    """One int64 per row that identifies its prediction pattern (base-K digits), or None when K^|S| would overflow or
+    a label lies outside 0..K-1 (then the aggregator falls back to unique rows)."""
+    if not preds.shape[1] or preds.shape[1] * np.log2(max(n_classes, 2)) >= 62:
+        return None
+    if preds.min() < 0 or preds.max() >= n_classes:
+        return None
+    return preds.astype(np.int64) @ (np.int64(max(n_classes, 2)) ** np.arange(preds.shape[1], dtype=np.int64))
 
 
 def majority_vote(preds: np.ndarray, n_classes: int) -> np.ndarray:

@@ -112,13 +112,25 @@ def vote_floor(eps, rho, n_classes: int = 2):
 
 
 def simulated_vote_error(eps: float, rho: float, n_models: int, n_classes: int, rng_seed: int, n: int) -> float:
-    """Plurality-vote error of n_models equicorrelated models, simulated from the latent definition (random ties)."""
+    """Plurality-vote error of n_models equicorrelated models, simulated from the latent definition (random ties).
+
+    The draws are `sample`'s, in its order (y, W, U, the wrong labels' shifts); the votes are counted per shift rather
+    than through the (n, models, K) prediction array, which gives the same counts in a fraction of the time."""
     rng = np.random.default_rng(rng_seed)
-    pool = Pool(np.full(n_models, eps), np.zeros(n_models, dtype=int), np.array([rho]), n_classes)
+    k, cut = n_classes, ndtri(eps)
     errors = 0
     for start in range(0, n, 2000):
-        y, preds = sample(pool, min(2000, n - start), rng)
-        votes = (preds[:, :, None] == np.arange(n_classes)[None, None, :]).sum(1).astype(float)
+        rows = min(2000, n - start)
+        y = rng.integers(0, k, rows)
+        w = rng.standard_normal((rows, 1))
+        z = np.sqrt(rho) * w + np.sqrt(1.0 - rho) * rng.standard_normal((rows, n_models))
+        wrong = z < cut
+        votes = np.zeros((rows, k))
+        if k > 1:
+            shift = rng.integers(1, k, (rows, n_models))
+            for s in range(1, k):  # a wrong model with shift s votes for (y + s) % K
+                votes[np.arange(rows), (y + s) % k] = (wrong & (shift == s)).sum(1)
+        votes[np.arange(rows), y] = n_models - wrong.sum(1)
         votes += rng.uniform(0, 0.5, votes.shape)  # random tie breaking
         errors += int((votes.argmax(1) != y).sum())
     return errors / n

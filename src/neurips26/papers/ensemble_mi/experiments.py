@@ -86,25 +86,65 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
 
 
 def plant_copies(y_cal, preds: np.ndarray, n_classes: int, copies: int, noise: float,
-                 rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """The positive control's pool: the calibration-best member duplicated `copies` times, each copy with a fraction
-    `noise` of its predictions (all rows) replaced by a random other label. Returns (pool + copies, best index)."""
-    best = int(np.argmax((preds[: len(y_cal)] == y_cal[:, None]).mean(0)))
+                 rng: np.random.Generator, anchor: int | None = None) -> tuple[np.ndarray, int]:
+    """The positive control's pool: a member (default: the calibration-best) duplicated `copies` times, each copy with a
+    fraction `noise` of its predictions (all rows) replaced by a random other label. Returns (pool + copies, anchor)."""
+    best = int(np.argmax((preds[: len(y_cal)] == y_cal[:, None]).mean(0))) if anchor is None else int(anchor)
     dup = np.repeat(preds[:, [best]], copies, axis=1)
     flip = rng.random(dup.shape) < noise
     dup[flip] = (dup[flip] + rng.integers(1, n_classes, int(flip.sum()))) % n_classes
     return np.concatenate([preds, dup], axis=1), best
 
 
+def decorrelate(y: np.ndarray, column: np.ndarray, halves: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """A member's predictions moved to random other rows of the same class within each half: its per-class accuracy
+    and confusion on each half are kept exactly, its errors become independent of every other member's."""
+    out = column.copy()
+    for rows in halves:
+        for c in np.unique(y[rows]):
+            same = rows[y[rows] == c]
+            out[same] = column[rng.permutation(same)]
+    return out
+
+
+def run_control(cfg, members: list[str], y: np.ndarray, preds: np.ndarray, cal: np.ndarray, test: np.ndarray,
+                n_classes: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Positive control on one calibration/test split. The pool: every real member, `copies` noisy copies of the
+    calibration-best member A (top-k's sets at budgets 1..copies+1 are A and its copies: A's accuracy), and `diverse`
+    decorrelated members (the most accurate real members at least `diverse_gap` below A on calibration, each moved
+    to random rows of the same class: they rank below the copies, and with A they form a set that beats A by a known
+    amount, `planted_set_gain`). Greedy-MI and top-k over budgets 1..max_budget, judged like the real pool."""
+    ctl, alpha = cfg.control, float(cfg.selection.alpha)
+    order = np.concatenate([cal, test])
+    yo, halves = y[order], [np.arange(len(cal)), np.arange(len(cal), len(order))]
+    planted, best = plant_copies(y[cal], preds[order], n_classes, int(ctl.copies), float(ctl.noise), rng)
+    acc = (preds[cal] == y[cal, None]).mean(0)
+    sources = [int(m) for m in np.argsort(-acc, kind="stable") if acc[m] <= acc[best] - float(ctl.diverse_gap)]
+    sources = sources[: int(ctl.diverse)]
+    shuffled = [decorrelate(yo, preds[order, m], halves, rng) for m in sources]
+    pool = np.column_stack([planted, *shuffled]) if shuffled else planted
+    names = (members + [f"{members[best]}_copy{i}" for i in range(int(ctl.copies))]
+             + [f"{members[m]}_shuffled" for m in sources])
+    pc, pt = pool[: len(cal)], pool[len(cal):]
+    picks = selections(y[cal], pc, n_classes, cfg, rng, ("greedy_mi", "top_k"), int(ctl.max_budget))
+    dup = pd.DataFrame(evaluate(picks, (y[cal], pc), (y[test], pt), n_classes, alpha))
+    dup["picks"] = dup.picks.map(lambda p: p if p == "all" else " ".join(names[int(i)] for i in p.split()))
+    known = [best] + list(range(planted.shape[1], pool.shape[1]))  # A with the decorrelated members
+    agg = PatternAggregator(n_classes, alpha).fit(y[cal], pc[:, known])
+    gain = float((agg.predict(pt[:, known]) == y[test]).mean() - (pt[:, best] == y[test]).mean())
+    return dup.assign(anchor=members[best], planted_set_gain=gain)
+
+
 def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFrame:
     """Random calibration/test halves of a cached real pool; every method on each. Positive control (task
-    `<task>_dup`): the same pool with planted near copies of its best member; greedy-MI and top-k only."""
+    `<task>_dup`, `run_control`): planted near copies of the best member and planted decorrelated members; greedy-MI
+    and top-k only."""
     rng = np.random.default_rng(seed)
     members = [c for c in predictions.columns if c not in ("row", "y")]
     y = predictions.y.to_numpy(dtype=np.int64)
     preds = predictions[members].to_numpy(dtype=np.int64)
     n_classes = int(max(y.max(), preds.max()) + 1)
-    alpha, ctl = float(cfg.selection.alpha), cfg.control
+    alpha = float(cfg.selection.alpha)
     frames = []
     for split in range(int(cfg.evaluation.splits)):
         order = rng.permutation(len(y))
@@ -112,14 +152,8 @@ def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFra
         picks = selections(y[cal], preds[cal], n_classes, cfg, rng)
         rows = evaluate(picks, (y[cal], preds[cal]), (y[test], preds[test]), n_classes, alpha)
         frames.append(pd.DataFrame(rows).assign(split=split, task=task))
-        planted, best = plant_copies(y[cal], preds[order], n_classes, int(ctl.copies), float(ctl.noise), rng)
-        names = members + [f"{members[best]}_copy{i}" for i in range(int(ctl.copies))]
-        pc, pt = planted[: len(cal)], planted[len(cal):]
-        picks = selections(y[cal], pc, n_classes, cfg, rng, ("greedy_mi", "top_k"), int(ctl.max_budget))
-        rows = evaluate(picks, (y[cal], pc), (y[test], pt), n_classes, alpha)
-        dup = pd.DataFrame(rows).assign(split=split, task=f"{task}_dup")
-        dup["picks"] = dup.picks.map(lambda p, names=names: p if p == "all" else " ".join(names[int(i)] for i in p.split()))
-        frames.append(dup)
+        frames.append(run_control(cfg, members, y, preds, cal, test, n_classes, rng).assign(split=split,
+                                                                                             task=f"{task}_dup"))
     out = pd.concat(frames, ignore_index=True).assign(seed=seed, kind="selection")
     real = out.task == task
     out.loc[real, "picks"] = out.loc[real, "picks"].map(

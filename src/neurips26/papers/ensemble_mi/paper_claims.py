@@ -55,10 +55,13 @@ def build(main: pd.DataFrame, floor: pd.DataFrame, estimator: pd.DataFrame, cfg)
     crit = " and ".join(f"{t}_min_gap >= -{c.real_tie_tolerance} and {t}_max_gap > {c.strict_margin}" for t in reals)
     control = None
     if all(f"{t}_dup" in set(main.task) for t in reals):
+        ctl = cfg.control
         control = PositiveControl(
-            f"the same pools with {cfg.control.copies} planted near copies of the calibration-best member (each with "
-            f"{cfg.control.noise:g} of its predictions replaced by a random other label), budgets 1-"
-            f"{cfg.control.max_budget}", gaps("_dup"))
+            f"the same pools with {ctl.copies} planted near copies of the calibration-best member (each with "
+            f"{ctl.noise:g} of its predictions replaced by a random other label) and {ctl.diverse} planted "
+            f"decorrelated members (the most accurate members >= {ctl.diverse_gap:g} below it, moved to random rows of "
+            f"the same class), so that top-k's sets are copies while a better set exists; budgets 1-{ctl.max_budget}",
+            gaps("_dup"))
     topk_real = Claim("greedy_mi_vs_topk_real",
                       f"on the real pools ({', '.join(reals)}), greedy-MI accuracy >= top-k accuracy at every budget "
                       f"(ties within {c.real_tie_tolerance}) and better by > {c.strict_margin} at some budget",

@@ -9,15 +9,18 @@ import pandas as pd
 def table_main(runs: pd.DataFrame) -> pd.DataFrame:
     """Held-out accuracy and MI per task x method x budget: mean and std over seeds and splits. mi is the exact
     (exact-likelihood Monte-Carlo) MI on the simulator and the held-out estimate on real pools; mi_se is the mean
-    standard error of one run's estimate (Monte-Carlo SE on the simulator, test-set SE on real pools)."""
+    standard error of one run's estimate (Monte-Carlo SE on the simulator, test-set SE on real pools). The positive
+    control's rows (`<task>_dup`) also carry planted_set_gain: the test accuracy of the best member with the planted
+    decorrelated members minus the best member's (the known amount a better set beats top-k's copies by)."""
     sel = runs[runs.kind == "selection"].copy()
     exact = "mi_exact" in sel
     sel["mi"] = sel["mi_exact"].fillna(sel["mi_heldout"]) if exact else sel["mi_heldout"]
     sel["mi_se"] = sel["mi_exact_se"].fillna(sel["mi_heldout_se"]) if exact else sel["mi_heldout_se"]
+    control = {c: (c, "mean") for c in ("planted_set_gain",) if c in sel}  # positive control
     out = sel.groupby(["task", "method", "budget"]).agg(
         accuracy=("accuracy", "mean"), accuracy_std=("accuracy", "std"), mi=("mi", "mean"),
         mi_se=("mi_se", "mean"), mi_heldout=("mi_heldout", "mean"), mi_heldout_se=("mi_heldout_se", "mean"),
-        runs=("accuracy", "size")).reset_index()
+        runs=("accuracy", "size"), **control).reset_index()
     return out.sort_values(["task", "method", "budget"]).reset_index(drop=True)
 
 
