@@ -52,7 +52,8 @@ def gap_vs_receptive_field(main: pd.DataFrame):
     groups = list(dict.fromkeys(zip(img["source"], img["arch"])))
     width = 0.8 / max(len(variants), 1)
     for i, v in enumerate(variants):
-        vals = [img[(img["source"] == s) & (img["arch"] == a) & (img["variant"] == v)]["gap_converged"].mean() for s, a in groups]
+        vals = [img[(img["source"] == s) & (img["arch"] == a) & (img["variant"] == v)]["gap_converged"].mean()
+                for s, a in groups]
         ai.bar(np.arange(len(groups)) + i * width, vals, width, label=v)
     ai.set_xticks(np.arange(len(groups)) + width * (len(variants) - 1) / 2, [f"{s}\n{a}" for s, a in groups], fontsize=7)
     ai.set(ylabel="test MSE - train MSE", title="image patches: natural vs unstructured")
