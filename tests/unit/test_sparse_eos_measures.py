@@ -117,3 +117,33 @@ def test_budget_and_silent_neurons():
     path = np.array([10.0, 9.0, 0.1, 0.2, 8.0])
     active = np.array([0.01, 0.5, 0.01, 0.02, 0.0])   # neuron 4 is dead, not silent-but-alive
     assert measures.silent_high_norm(path, active, max_active=0.05, norm_quantile=0.5) == 1
+
+
+def test_least_squares_control_matches_its_closed_form():
+    """The positive control of claims 1-3: least squares averaged over label-noise draws against the exact
+    expectation given X (well-specified linear target): E train = s^2 (n - p)/n and
+    E test = s^2 (1 + mean_t a_t' (A'A)^-1 a_t), p = d + 1 features with the intercept."""
+    from neurips26.papers.sparse_eos.experiments import least_squares_gap
+
+    rng = np.random.default_rng(0)
+    n, n_test, d, s = 60, 400, 7, 0.5
+    x = rng.standard_normal((n + n_test, d))
+    clean = x @ rng.standard_normal(d)
+    train, test = least_squares_gap(x, clean, s, n, 4000, np.random.default_rng(1))
+    a = np.hstack([x, np.ones((n + n_test, 1))])
+    inv = np.linalg.inv(a[:n].T @ a[:n])
+    lev = np.einsum("ij,jk,ik->i", a[n:], inv, a[n:])
+    assert train == pytest.approx(s**2 * (n - d - 1) / n, rel=0.02)
+    assert test == pytest.approx(s**2 * (1 + lev.mean()), rel=0.02)
+
+
+def test_ramp_control_patches_have_rank_two():
+    """The positive control of claim 5: ramp images give rank-2 patch covariances, so PR <= 2 at every patch size."""
+    from neurips26.papers.sparse_eos.data import ramp_images, sample_patches
+
+    rng = np.random.default_rng(3)
+    images = ramp_images(rng, 50, 12)
+    for r in (3, 6):
+        p = sample_patches(images, 12, r, 2000, rng)
+        assert np.linalg.matrix_rank(np.cov(p, rowvar=False), tol=1e-8) == 2
+        assert measures.participation_ratio(p) <= 2.0 + 1e-9

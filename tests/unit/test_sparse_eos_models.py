@@ -55,3 +55,38 @@ def test_fc_is_one_patch_and_windows_cover_input():
         windows_1d(4, 5)
     with pytest.raises(ValueError):
         PatchNet("fc", windows_1d(8, 2), 3)
+
+
+@pytest.mark.parametrize("kind,index", [("fc", np.arange(9)[None]), ("lc", windows_1d(9, 3)), ("conv", windows_2d(4, 2)),
+                                        ("lc", random_patches(12, 3, 4, np.random.default_rng(1)))])
+def test_hand_written_gradients_equal_autograd(kind, index):
+    """GD's inner loop uses PatchNet.loss_and_grads (no autograd); it must equal autograd on L = 1/(2n) sum (f - y)^2."""
+    net = _perturbed(PatchNet(kind, index, 3, generator=torch.Generator().manual_seed(7), dtype=torch.float64), 8)
+    gen = torch.Generator().manual_seed(9)
+    x = torch.randn(11, int(index.max()) + 1, generator=gen, dtype=torch.float64)
+    y = torch.randn(11, generator=gen, dtype=torch.float64)
+    loss = 0.5 * ((net(x) - y) ** 2).mean()
+    auto = torch.autograd.grad(loss, list(net.parameters()))
+    with torch.no_grad():
+        value, hand = net.loss_and_grads(net.patches(x), y)
+    assert value == pytest.approx(loss.item(), rel=1e-12)
+    for a, h in zip(auto, hand):
+        assert torch.allclose(a, h, atol=1e-12)
+
+
+def test_convergence_rule_stops_at_the_target_and_flags_the_cap():
+    from omegaconf import OmegaConf
+
+    from neurips26.papers.sparse_eos.method import train
+
+    rule = OmegaConf.create({"check_every": 1, "window": 5, "rel_tol": 0.0, "loss_floor": 0.0, "min_steps": 10 ** 6,
+                             "max_steps": 400, "lanczos_iters": 5})
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(30, 4, generator=gen, dtype=torch.float64)
+    y = x[:, 0].clone()
+    fit = train(PatchNet("fc", np.arange(4)[None], 8, generator=gen, dtype=torch.float64), x, y, 0.5, rule,
+                target_mse=0.5)
+    assert fit.stop == "target" and fit.converged and 2 * fit.train_loss <= 0.5 + 1e-9
+    capped = train(PatchNet("fc", np.arange(4)[None], 8, generator=gen, dtype=torch.float64), x, y, 0.5, rule,
+                   target_mse=0.0)
+    assert capped.stop == "cap" and not capped.converged and capped.steps == 400

@@ -9,8 +9,8 @@ from neurips26.common.errors import UserError
 from neurips26.common.stage import StageContext
 from neurips26.papers.sparse_eos.stages import STAGES
 
-SMALL = ["scale=tiny", "sphere.dims=[8]", "sphere.r_sweep.d=8", "sphere.r_sweep.rs=[4]", "sphere.eta_sweep.d=8",
-         "sphere.eta_sweep.etas=[0.5]", "gd.max_steps=30"]
+SMALL = ["scale=tiny", "sphere.dims=[8]", "sphere.lc_dims=[8]", "sphere.r_sweep.d=8", "sphere.r_sweep.rs=[4]",
+         "sphere.eta_sweep.d=8", "sphere.eta_sweep.etas=[0.5]", "gd.max_steps=30"]
 
 
 @pytest.fixture
@@ -57,6 +57,6 @@ def test_unknown_image_variant_is_refused():
 
 def test_config_grid_is_consistent():
     cfg = compose("sparse_eos", [])
-    assert cfg.sphere.r < min(cfg.sphere.dims)
+    assert cfg.sphere.r < min(cfg.sphere.lc_dims) and set(cfg.sphere.lc_dims) <= set(cfg.sphere.dims)
     assert all(r <= cfg.sphere.r_sweep.d for r in cfg.sphere.r_sweep.rs)
     assert cfg.sphere.eta in cfg.sphere.eta_sweep.etas

@@ -96,6 +96,14 @@ def variant(images: np.ndarray, kind: str, rng: np.random.Generator) -> np.ndarr
     raise UserError(f"sparse_eos: unknown image variant {kind!r}; expected one of {VARIANTS}")
 
 
+def ramp_images(rng: np.random.Generator, n: int, side: int) -> np.ndarray:
+    """n images a + b * row (a, b ~ N(0, 1) per image), flattened: every patch lies in span{1, row}, so the patch
+    covariance has rank <= 2 (the structured positive control of the participation ratio)."""
+    a, b = rng.standard_normal((2, n, 1, 1))
+    rows = np.arange(side, dtype=float)[None, :, None] / side
+    return np.broadcast_to(a + b * rows, (n, side, side)).reshape(n, side * side)
+
+
 def image_inputs(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(inputs, target): inputs centred by the pixel-wise mean and scaled by one global factor so max |x| = 1 (the
     theory's R = 1); target = the standardised mean pixel of the raw image (invariant to a pixel permutation)."""

@@ -1,6 +1,7 @@
 """The three experiments, one function per run stage; each returns the rows of one seed.
 
-sphere:   fc / fc + weight decay / lc on x ~ U(S^{d-1}), y = sqrt(d) x_1 + noise; d grid, r sweep, step-size sweep.
+sphere:   fc / fc + weight decay / lc on x ~ U(S^{d-1}), y = sqrt(d) x_1 + noise; d grid, r sweep, step-size sweep;
+          positive controls: least squares on all d coordinates ("global") and on the first r ("local").
 images:   conv / lc / fc on natural image crops vs their pixel-permuted copies vs Gaussian images, y = mean pixel + noise.
 geometry: participation ratio and PCA spectrum of patch collections; activation coverage by random half-spaces.
 """
@@ -11,8 +12,9 @@ import numpy as np
 import pandas as pd
 import torch
 
+from neurips26.common.hessian import top_eigenpairs
 from neurips26.papers.sparse_eos import data, measures
-from neurips26.papers.sparse_eos.method import train
+from neurips26.papers.sparse_eos.method import mse, train
 from neurips26.papers.sparse_eos.models import PatchNet, windows_1d, windows_2d
 
 
@@ -24,34 +26,52 @@ def patch_sets(net: PatchNet, x: np.ndarray) -> dict[int, np.ndarray]:
     return {-1: x[:, index].reshape(-1, index.shape[1])}
 
 
-def fit_row(kind, index, width, x, y, clean, n_train, eta, wd, cfg, seed) -> dict:
-    """Train one net by GD on the first n_train points, evaluate on the rest; every measured quantity of a run."""
+def _wpn(net: PatchNet, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    w, b, v, pos = net.neurons()
+    sets = patch_sets(net, x)
+    g, path, active = measures.neuron_weights(w, b, v, pos, sets)
+    radius = max(float(np.linalg.norm(p, axis=1).max()) for p in sets.values())
+    return g, path, active, radius
+
+
+def fit_row(kind, index, width, x, y, clean, n_train, eta, wd, cfg, seed, noise) -> dict:
+    """Train one net by GD on the first n_train points, evaluate on the rest; every measured quantity of a run.
+    The init_* columns are the same stability quantities at initialisation (the positive control of the constraint:
+    the small init is below 2/eta by construction)."""
     gen = torch.Generator().manual_seed(seed)
     net = PatchNet(kind, index, width, init_scale=float(cfg.init_scale), generator=gen)
     xt, yt = (torch.as_tensor(a, dtype=torch.float32) for a in (x, y))
-    fit = train(net, xt[:n_train], yt[:n_train], eta, cfg.gd, wd=wd, generator=gen)
+    xtr, ytr = xt[:n_train], yt[:n_train]
+    init_sharp = float(top_eigenpairs(lambda: mse(net, xtr, ytr), list(net.parameters()), k=1,
+                                      iters=int(cfg.gd.lanczos_iters), generator=gen)[0][0])
+    g0, path0, _, radius0 = _wpn(net, x[:n_train])
+    with torch.no_grad():
+        init_loss = float(mse(net, xtr, ytr))
+    target = float(cfg.gd.target_fraction) * noise**2
+    fit = train(net, xtr, ytr, eta, cfg.gd, wd=wd, generator=gen, target_mse=target)
     with torch.no_grad():
         pred = net(xt).numpy().astype(float)
     test = slice(n_train, None)
     train_mse = float(np.mean((pred[:n_train] - y[:n_train]) ** 2))
     test_mse = float(np.mean((pred[test] - y[test]) ** 2))
-    w, b, v, pos = net.neurons()
-    sets = patch_sets(net, x[:n_train])
-    g, path, active = measures.neuron_weights(w, b, v, pos, sets)
-    radius = max(float(np.linalg.norm(p, axis=1).max()) for p in sets.values())
+    g, path, active, radius = _wpn(net, x[:n_train])
     threshold = 2.0 / eta - wd
     diag = cfg.diagnostics
     return {"arch": kind, "r": index.shape[1], "patches": index.shape[0], "width": width, "eta": eta, "wd": wd,
-            "steps": fit.steps, "converged": fit.converged, "diverged": fit.diverged,
+            "steps": fit.steps, "converged": fit.converged, "stop": fit.stop, "diverged": fit.diverged,
+            "hit_target": fit.stop == "target", "target_mse": target,
             "sharpness": fit.sharpness, "threshold": threshold,
             "stable": bool(fit.sharpness <= threshold * (1.0 + float(cfg.stability_slack))),
             "train_mse": train_mse, "test_mse": test_mse, "gap": test_mse - train_mse,
             "excess": float(np.mean((pred[test] - clean[test]) ** 2)),
             "wpn": float((g * path).sum()), "budget": measures.stability_budget(eta, 0.5 * train_mse, radius),
-            "path_norm": float(path.sum()), "radius": radius, "neurons": len(w),
+            "path_norm": float(path.sum()), "radius": radius, "neurons": len(path),
             "silent_high_norm": measures.silent_high_norm(path, active, float(diag.max_active),
                                                           float(diag.norm_quantile)),
-            "dead": int((active == 0).sum())}
+            "dead": int((active == 0).sum()),
+            "init_sharpness": init_sharp,
+            "init_stable": bool(init_sharp <= threshold * (1.0 + float(cfg.stability_slack))),
+            "init_wpn": float((g0 * path0).sum()), "init_budget": measures.stability_budget(eta, init_loss, radius0)}
 
 
 def _sphere_points(cfg, seed: int) -> list[tuple[str, int, str, int, float, float]]:
@@ -59,27 +79,61 @@ def _sphere_points(cfg, seed: int) -> list[tuple[str, int, str, int, float, floa
     s = cfg.sphere
     points = []
     for d in s.dims:
-        points += [("dim", d, "fc", d, s.eta, 0.0), ("dim", d, "fc", d, s.eta, s.wd), ("dim", d, "lc", s.r, s.eta, 0.0)]
+        points += [("dim", d, "fc", d, s.eta, 0.0), ("dim", d, "fc", d, s.eta, s.wd)]
+    points += [("dim", d, "lc", s.r, s.eta, 0.0) for d in s.lc_dims]
     points += [("receptive_field", s.r_sweep.d, "lc", r, s.eta, 0.0) for r in s.r_sweep.rs if r != s.r]
     points += [("step_size", s.eta_sweep.d, arch, s.r if arch == "lc" else s.eta_sweep.d, eta, 0.0)
                for arch in ("fc", "lc") for eta in s.eta_sweep.etas if eta != s.eta]
     return points
 
 
+def _sphere_data(s, seed: int, d: int):
+    rng = data.stream(seed, "sphere", d)                      # the same data for every net at this d
+    x = data.sphere(rng, s.n_train + s.n_test, d)
+    clean = data.sphere_target(x)
+    return x, clean + s.noise * rng.standard_normal(len(x)), clean
+
+
+def least_squares_gap(x: np.ndarray, clean: np.ndarray, noise: float, n_train: int, draws: int,
+                      rng: np.random.Generator) -> tuple[float, float]:
+    """(train MSE, test MSE) of least squares with an intercept (minimum-norm when features >= n_train), averaged over
+    `draws` independent label-noise draws on the same inputs (so the control is its expectation, not one noisy draw):
+    its gap grows with the number of features p by construction (sigma^2 (p/n + p/(n-p)) for p < n; a peak past n)."""
+    a = np.hstack([x, np.ones((len(x), 1))])
+    y = clean[:, None] + noise * rng.standard_normal((len(x), draws))
+    coef = np.linalg.lstsq(a[:n_train], y[:n_train], rcond=None)[0]
+    res = a @ coef - y
+    return float(np.mean(res[:n_train] ** 2)), float(np.mean(res[n_train:] ** 2))
+
+
+def sphere_controls(cfg, seed: int) -> list[dict]:
+    """Positive controls of claims 1-3 on the same data: global least squares over the d grid (gap grows with d),
+    least squares on the first r coordinates over the d grid (small, flat gap) and over the r sweep (grows with r)."""
+    s, rows = cfg.sphere, []
+    cells = [("dim", d, "ols_global", d) for d in s.dims] + [("dim", d, "ols_local", s.r) for d in s.lc_dims]
+    cells += [("receptive_field", s.r_sweep.d, "ols_local", r) for r in sorted({*s.r_sweep.rs, s.r})]
+    cells += [("receptive_field", s.r_sweep.d, "ols_global", s.r_sweep.d)]
+    for block, d, arch, r in cells:
+        x, _, clean = _sphere_data(s, seed, d)
+        tr, te = least_squares_gap(x[:, :r], clean, float(s.noise), s.n_train, int(s.control_draws),
+                                   data.stream(seed, "control", block, d, r))
+        rows.append({"seed": seed, "experiment": "control", "block": block, "d": d, "arch": arch, "r": r,
+                     "eta": float("nan"), "wd": 0.0, "train_mse": tr, "test_mse": te, "gap": te - tr,
+                     "converged": True})
+    return rows
+
+
 def run_sphere(cfg, seed: int) -> pd.DataFrame:
     s, rows = cfg.sphere, []
     for block, d, arch, r, eta, wd in _sphere_points(cfg, seed):
-        rng = data.stream(seed, "sphere", d)                  # the same data for every net at this d
-        x = data.sphere(rng, s.n_train + s.n_test, d)
-        clean = data.sphere_target(x)
-        y = clean + s.noise * rng.standard_normal(len(x))
+        x, y, clean = _sphere_data(s, seed, d)
         index = np.arange(d)[None] if arch == "fc" else windows_1d(d, r)
         width = s.widths[arch]
-        row = fit_row(arch, index, width, x, y, clean, s.n_train, float(eta), float(wd), cfg, seed)
+        row = fit_row(arch, index, width, x, y, clean, s.n_train, float(eta), float(wd), cfg, seed, float(s.noise))
         rows.append({"seed": seed, "experiment": "sphere", "block": block, "d": d, **row})
-        print(f"sphere {block} d={d} {arch} r={r} eta={eta} wd={wd}: gap {row['gap']:.3f} steps {row['steps']}",
-              flush=True)
-    return pd.DataFrame(rows)
+        print(f"sphere {block} d={d} {arch} r={r} eta={eta} wd={wd}: gap {row['gap']:.3f} steps {row['steps']}"
+              f" ({row['stop']})", flush=True)
+    return pd.DataFrame(rows + sphere_controls(cfg, seed))
 
 
 def _image_pool(cfg, seed: int, folders: dict) -> dict[str, np.ndarray]:
@@ -105,10 +159,12 @@ def run_images(cfg, seed: int, folders: dict) -> pd.DataFrame:
                 spec = im.nets[arch]
                 index = (np.arange(x.shape[1])[None] if arch == "fc"
                          else windows_2d(im.side, spec.r, spec.stride))
-                row = fit_row(arch, index, spec.width, x, y, clean, im.n_train, float(im.eta), 0.0, cfg, seed)
+                row = fit_row(arch, index, spec.width, x, y, clean, im.n_train, float(im.eta), 0.0, cfg, seed,
+                              float(im.noise))
                 rows.append({"seed": seed, "experiment": "images", "source": source, "variant": kind,
                              "d": x.shape[1], **row})
-                print(f"images {source} {kind} {arch}: gap {row['gap']:.3f} steps {row['steps']}", flush=True)
+                print(f"images {source} {kind} {arch}: gap {row['gap']:.3f} steps {row['steps']} ({row['stop']})",
+                      flush=True)
     return pd.DataFrame(rows)
 
 
@@ -136,6 +192,13 @@ def run_geometry(cfg, seed: int, folders: dict) -> pd.DataFrame:
         curve = measures.coverage_curve(p, np.asarray(geo.fractions, float), geo.directions, rng)
         rows += [{"seed": seed, "measure": "coverage", "source": source, "variant": kind, "r": geo.coverage_r,
                   "dim": geo.coverage_r**2, "x": q, "value": c} for q, c in zip(geo.fractions, curve)]
+    # positive control of claim 5: ramp images a + b * row (rank-2 patches by construction: PR <= 2 for every r)
+    rng = data.stream(seed, "geometry", "ramp")
+    ramps = data.ramp_images(rng, len(next(iter(pool.values()))), im.side)
+    for r in geo.rs:
+        pr = measures.participation_ratio(data.sample_patches(ramps, im.side, r, geo.patches, rng))
+        rows.append({"seed": seed, "measure": "pr", "source": "synthetic", "variant": "ramp", "r": r, "dim": r * r,
+                     "x": float("nan"), "value": pr})
     # the sphere: full inputs (what fc sees) vs their r-coordinate patches (what lc sees)
     rng = data.stream(seed, "geometry", "sphere")
     x = data.sphere(rng, geo.patches, geo.sphere_d)

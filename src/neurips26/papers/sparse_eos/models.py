@@ -89,6 +89,31 @@ class PatchNet(nn.Module):
             return (h * self.v).sum(dim=(1, 2)) + self.beta
         return h.mean(dim=1) @ self.v[0] + self.beta
 
+    def loss_and_grads(self, p: torch.Tensor, y: torch.Tensor) -> tuple[float, list[torch.Tensor]]:
+        """L = 1/(2n) sum (f(x_i) - y_i)^2 and its gradient for (w, b, v, beta), written out by hand on precomputed
+        patches p = self.patches(x) (n, J, r): GD's inner loop without autograd (tests check it against autograd)."""
+        n, J = p.shape[0], p.shape[1]
+        if self.kind == "lc":
+            z = torch.einsum("njr,jmr->njm", p, self.w) - self.b
+            h = torch.relu(z)
+            f = (h * self.v).sum(dim=(1, 2)) + self.beta
+            e = (f - y) / n
+            gv = torch.einsum("n,njm->jm", e, h)
+            gz = e[:, None, None] * self.v * (z > 0)
+            gw = torch.einsum("njm,njr->jmr", gz, p)
+            gb = -gz.sum(dim=0)
+        else:
+            z = p @ self.w[0].T - self.b[0]
+            h = torch.relu(z)
+            f = h.mean(dim=1) @ self.v[0] + self.beta
+            e = (f - y) / n
+            gv = (e @ h.mean(dim=1))[None]
+            gz = e[:, None, None] * (self.v[0] / J) * (z > 0)
+            gw = (gz.reshape(-1, gz.shape[-1]).T @ p.reshape(-1, p.shape[-1]))[None]
+            gb = -gz.sum(dim=(0, 1))[None]
+        loss = 0.5 * float((e * e).sum()) * n
+        return loss, [gw, gb, gv, e.sum()]
+
     def neurons(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(w, b, v, position) per neuron, flattened; position = patch index (lc) or -1 (all patches: fc, conv)."""
         w, b, v = (t.detach().cpu().numpy() for t in (self.w, self.b, self.v))
