@@ -188,11 +188,13 @@ class Sokoban:
 
 # ----------------------------------------------------------------------------------------------------------- jigsaw
 class Jigsaw:
-    """2x3 jigsaw: a 16x24 photograph crop cut into six 8x8 tiles and scrambled. State: (image, perm) where perm[p] is
-    the tile shown at position p. Action swap(i, j), i < j. Solved when perm is the identity."""
+    """2x3 jigsaw: a 12x18 photograph crop cut into six 6x6 tiles (one visual token each) and scrambled; the image shows
+    the scrambled tiles (top half) above the solved photograph (bottom half, the reference). State: (image, perm) where
+    perm[p] is the tile shown at position p. Action swap(i, j), i < j. Solved when perm is the identity."""
 
     name = "jigsaw"
     n_classes = 6
+    TILE = 6
 
     def __init__(self):
         self.pairs = [(i, j) for i in range(6) for j in range(i + 1, 6)]
@@ -218,11 +220,13 @@ class Jigsaw:
 
     def render(self, state) -> np.ndarray:
         image, perm = state
+        k = self.TILE
         out = np.zeros((CANVAS, CANVAS, 3))
         for p, t in enumerate(perm):
             pr, pc = divmod(p, 3)
             tr, tc = divmod(t, 3)
-            out[4 + pr * 8:4 + pr * 8 + 8, pc * 8:pc * 8 + 8] = image[tr * 8:tr * 8 + 8, tc * 8:tc * 8 + 8]
+            out[pr * k:pr * k + k, pc * k:pc * k + k] = image[tr * k:tr * k + k, tc * k:tc * k + k]
+        out[2 * k:4 * k, :3 * k] = image  # the reference: the solved photograph
         return out
 
     def solve(self, state, max_len: int):
