@@ -116,3 +116,29 @@ def test_patches_are_the_16_visual_tokens():
     tok = data.patches(img)
     assert tok.shape == (16, 108)
     assert np.array_equal(tok[5].reshape(6, 6, 3), img[6:12, 6:12])
+
+
+def test_rush_parts_are_disjoint_and_shortest():
+    """Train, dev and test Rush Hour instances come from disjoint lines of the file; each is a shortest solution."""
+    boards = data.rush_boards(rush_file())
+    rh = make_families()["rush_hour"]
+    cfg = OmegaConf.merge(CFG, {"puzzle": {"rush_board_moves": 4, "lengths": {"rush_hour": 2}}})
+    parts = {p: data._rush(cfg, boards, 30, p, 2) for p in data.PARTS}
+    starts = {p: {e.start for e in ex} for p, ex in parts.items()}
+    assert not starts["train"] & starts["test"] and not starts["dev"] & starts["test"]
+    for e in parts["test"][:10]:
+        assert 1 <= len(e.actions) <= 2 and len(rh.solve(e.start, 4)) == len(e.actions)
+
+
+def test_blind_baseline_is_the_best_constant():
+    from neurips26.papers.mental_imagery.experiments import constant_baseline
+
+    examples = data.generate(CFG, 4, 12, data.rush_boards(rush_file()),
+                             [np.random.default_rng(0).uniform(size=(64, 96, 3))], "train")
+    fams = make_families()
+    blind = constant_baseline(examples, examples, fams)
+    for name, fam in fams.items():
+        ex = [e for e in examples if e.family == name]
+        # no training solution, replayed on every puzzle, solves more than the chosen one
+        best = max(np.mean([replay(fam, e.start, o.actions)[0] for e in ex]) for o in ex)
+        assert blind[name] == pytest.approx(best)

@@ -50,7 +50,13 @@ def rush_boards(path: Path) -> list[tuple[int, str]]:
 def jigsaw_photos(data_dir: Path) -> list[np.ndarray]:
     from neurips26.common.images import read_rgb
 
-    return [read_rgb(data_dir / name, "dofp_lut_skimage") for name in JIGSAW_IMAGES]
+    out = []
+    for name in JIGSAW_IMAGES:  # box-downsampled once so that the shorter side is about 96 pixels (cheap crops)
+        photo = read_rgb(data_dir / name, "dofp_lut_skimage")
+        f = max(1, min(photo.shape[:2]) // 96)
+        h, w = photo.shape[0] // f * f, photo.shape[1] // f * f
+        out.append(photo[:h, :w].reshape(h // f, f, w // f, f, 3).mean(axis=(1, 3)))
+    return out
 
 
 def _crop(rng, photo: np.ndarray) -> np.ndarray:
@@ -118,13 +124,17 @@ def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos
             count += 1
     jg = fams["jigsaw"]
     count = 0
-    while count < n:
+    while count < n:  # 1..lengths[jigsaw] random transpositions of the solved order
+        perm = list(range(6))
+        for _ in range(int(rng.integers(1, L["jigsaw"] + 1))):
+            i, j = rng.choice(6, size=2, replace=False)
+            perm[i], perm[j] = perm[j], perm[i]
+        perm = tuple(perm)
+        if perm == tuple(range(6)):
+            continue
         image = _crop(rng, photos[int(rng.integers(len(photos)))])
-        perm = tuple(int(x) for x in rng.permutation(6))
-        sol = jg.solve((image, perm), L["jigsaw"])
-        if sol:
-            out.append(_example(jg, (image, perm), sol))
-            count += 1
+        out.append(_example(jg, (image, perm), jg.solve((image, perm), L["jigsaw"])))
+        count += 1
     rot = fams["rotation"]
     count = 0
     while count < n:

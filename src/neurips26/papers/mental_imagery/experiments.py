@@ -17,6 +17,7 @@ from neurips26.papers.mental_imagery.model import (
     TinyVLM,
     action_positions,
     batch_loss,
+    c_steps,
     generate,
     step_stride,
 )
@@ -146,11 +147,10 @@ def hidden_at_actions(model, examples, offsets, T: int, shuffle_rng=None):
         examples = [puzzles_data.Example(e.family, list(shuffle_rng.permutation(e.actions)), e.images, e.cells, e.start)
                     for e in examples]
     img, fam, tokens, z, _ = tensorize(examples, offsets, T)
-    steps = [(tokens[:, t], z[:, t] if model.variant == "C" else None) for t in range(T)]
-    hs = model(model.embed(img, fam, steps), hidden_states=True).hidden_states
+    hs = model(model.embed(img, fam, c_steps(model.variant, tokens, z)), hidden_states=True).hidden_states
     pos = action_positions(T, step_stride(model.variant))
     if model.variant == "C":  # the last visual token of step t: its inputs include the true board s_t
-        pos = pos + Z_TOKENS
+        pos = pos[:T - 1] + Z_TOKENS
     return np.stack([h[:, pos].numpy() for h in hs])
 
 
