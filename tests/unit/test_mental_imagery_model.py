@@ -52,3 +52,25 @@ def test_training_fits_a_memorisable_mapping():
         loss.backward()
         opt.step()
     assert generate(model.eval(), img, fam, torch.arange(1, 6), 4) == [[2, 3, 4], [5, 2]]
+
+
+def test_convergence_rule_stops_on_a_dev_plateau():
+    """With a zero learning rate the dev loss never improves after the first evaluation: training stops after
+    1 + patience evaluations, well before the cap; with a working rate it runs on while the loss falls."""
+    from omegaconf import OmegaConf
+
+    from neurips26.papers.mental_imagery.experiments import train
+
+    img, fam = torch.rand(8, 16, 108), torch.zeros(8, dtype=torch.long)
+    tokens = torch.tensor([[2, 3, EOS, 0]] * 4 + [[4, EOS, 0, 0]] * 4)
+    tensors = (img, fam, tokens, torch.zeros(8, 4, 16, 108), torch.tensor([2] * 4 + [1] * 4))
+    for lr in (0.0, 0.01):
+        cfg = OmegaConf.create({"train": {"lr": lr, "warmup": 1, "eval_every": 5, "patience": 3, "min_delta": 1e-4,
+                                          "max_steps": 200, "batch": 8, "z_weight": 0.0}})
+        torch.manual_seed(0)
+        model = TinyVLM(n_actions=4, n_families=1, d=16, layers=1, heads=2, max_len=3, variant="A")
+        curve = train(model, tensors, tensors, cfg, seed=0)
+        if lr == 0:
+            assert curve[-1][0] == 4 * 5 and len(curve) == 4
+        else:
+            assert curve[-1][0] > 4 * 5 and min(c[2] for c in curve) < 0.5 * curve[0][2]

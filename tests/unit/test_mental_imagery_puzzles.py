@@ -16,7 +16,9 @@ from neurips26.papers.mental_imagery import data
 from neurips26.papers.mental_imagery.puzzles import PIECES, make_families, parse_rush, replay
 
 CFG = OmegaConf.create({"puzzle": {"max_len": 5, "rush_split_seed": 1, "sokoban_inner_walls": 2, "cubes": 4,
-                                   "rotation_turns": 3}})
+                                   "rotation_turns": 3, "rush_board_moves": 6,
+                                   "lengths": {"rush_hour": 5, "sokoban": 5, "jigsaw": 5, "rotation": 3,
+                                               "tangram": 3}}})
 
 
 def rush_file() -> Path:
@@ -39,7 +41,7 @@ def test_every_solution_replays_to_a_solved_state(examples):
     assert {e.family for e in examples} == set(fams)
     for e in examples:
         ok, states = replay(fams[e.family], e.start, e.actions)
-        assert ok and 1 <= len(e.actions) <= 5
+        assert ok and 1 <= len(e.actions) <= CFG.puzzle.lengths[e.family]
         assert len(states) == len(e.images) == len(e.cells)
         # a wrong move somewhere breaks the replay (illegal or unsolved), except when it is another solution
         assert not replay(fams[e.family], e.start, e.actions[:-1])[0]
@@ -87,9 +89,13 @@ def test_renderers_show_the_board(examples):
             for p, t in enumerate(perm):
                 pr, pc = divmod(p, 3)
                 tr, tc = divmod(t, 3)
-                assert np.allclose(e.images[0][4 + 8 * pr:12 + 8 * pr, 8 * pc:8 * pc + 8],
-                                   image[8 * tr:8 * tr + 8, 8 * tc:8 * tc + 8])
-            assert np.allclose(e.images[-1][4:20], image)  # solved: the photo crop itself
+                assert np.allclose(e.images[0][6 * pr:6 * pr + 6, 6 * pc:6 * pc + 6],
+                                   image[6 * tr:6 * tr + 6, 6 * tc:6 * tc + 6])
+                # one tile = one visual token
+                assert np.allclose(data.patches(e.images[0])[4 * pr + pc].reshape(6, 6, 3),
+                                   image[6 * tr:6 * tr + 6, 6 * tc:6 * tc + 6])
+            assert np.allclose(e.images[0][12:24, :18], image)  # the reference below
+            assert np.allclose(e.images[-1][:12, :18], image)  # solved: the photo crop itself
         if e.family == "rotation":
             grid = e.cells[0].reshape(3, 3, 3)
             top = e.images[0][2:8:2, 1:7:2, 0] > 0  # view along x of the current shape: occupied where any voxel
@@ -110,3 +116,29 @@ def test_patches_are_the_16_visual_tokens():
     tok = data.patches(img)
     assert tok.shape == (16, 108)
     assert np.array_equal(tok[5].reshape(6, 6, 3), img[6:12, 6:12])
+
+
+def test_rush_parts_are_disjoint_and_shortest():
+    """Train, dev and test Rush Hour instances come from disjoint lines of the file; each is a shortest solution."""
+    boards = data.rush_boards(rush_file())
+    rh = make_families()["rush_hour"]
+    cfg = OmegaConf.merge(CFG, {"puzzle": {"rush_board_moves": 4, "lengths": {"rush_hour": 2}}})
+    parts = {p: data._rush(cfg, boards, 30, p, 2) for p in data.PARTS}
+    starts = {p: {e.start for e in ex} for p, ex in parts.items()}
+    assert not starts["train"] & starts["test"] and not starts["dev"] & starts["test"]
+    for e in parts["test"][:10]:
+        assert 1 <= len(e.actions) <= 2 and len(rh.solve(e.start, 4)) == len(e.actions)
+
+
+def test_blind_baseline_is_the_best_constant():
+    from neurips26.papers.mental_imagery.experiments import constant_baseline
+
+    examples = data.generate(CFG, 4, 12, data.rush_boards(rush_file()),
+                             [np.random.default_rng(0).uniform(size=(64, 96, 3))], "train")
+    fams = make_families()
+    blind = constant_baseline(examples, examples, fams)
+    for name, fam in fams.items():
+        ex = [e for e in examples if e.family == name]
+        # no training solution, replayed on every puzzle, solves more than the chosen one
+        best = max(np.mean([replay(fam, e.start, o.actions)[0] for e in ex]) for o in ex)
+        assert blind[name] == pytest.approx(best)

@@ -13,11 +13,16 @@ from neurips26.papers.mental_imagery import paper_claims, stages, tables
 FAMS = tables.FAMILIES
 
 
-def synthetic_runs(solve: dict, probe_gain: float) -> pd.DataFrame:
+def synthetic_runs(solve: dict, probe_gain: float, blind: float = 0.2, given: float = 0.9) -> pd.DataFrame:
     rows = []
     for variant, rate in solve.items():
         for seed in (0, 1):
+            rows.append((variant, seed, "steps", "all", -1, -1, 500 + seed, 0))
             for f in FAMS:
+                rows.append((variant, seed, "blind_solve_rate", f, -1, -1, blind, 10))
+                if variant == "C":
+                    rows.append((variant, seed, "given_board_acc_all", f, 2, -1, given, 10))
+                    rows.append((variant, seed, "given_board_acc", f, 2, 1, given, 10))
                 rows.append((variant, seed, "solve_rate", f, -1, -1, rate + (0.3 if f == "jigsaw" and variant == "C"
                                                                               else 0.0), 10))
                 rows.append((variant, seed, "copy_acc", f, -1, 1, 0.8, 10))
@@ -40,14 +45,20 @@ def test_verdicts_follow_the_numbers():
     assert v == {"learns_puzzles": True, "probes_decode_state": True, "visual_supervision_or_tokens_help": True,
                  "gains_on_jigsaw_rotation": False, "twelve_tasks_pretrained_vlm": None}  # rotation gain is 0
     assert doc["probes_decode_state"]["positive_control"]["holds"] is True
-    v, _ = verdicts(synthetic_runs({"A": 0.4, "B": 0.3, "C": 0.5}, probe_gain=0.0))
+    assert doc["learns_puzzles"]["measured"]["min_margin_over_blind"] == pytest.approx(0.4)
+    v, doc = verdicts(synthetic_runs({"A": 0.4, "B": 0.3, "C": 0.5}, probe_gain=0.0, given=0.7))
     assert not v["learns_puzzles"] and not v["probes_decode_state"] and not v["visual_supervision_or_tokens_help"]
+    assert doc["probes_decode_state"]["positive_control"]["holds"] is False  # given_board 0.7 < copy 0.8
+    v, _ = verdicts(synthetic_runs({"A": 0.6, "B": 0.65, "C": 0.6}, probe_gain=0.05, blind=0.55))
+    assert not v["learns_puzzles"]  # mean above 0.5 but not clearly above the blind policy
 
 
 def test_solve_table_means_over_families_and_seeds():
     t = tables.table_solve(synthetic_runs({"A": 0.6, "C": 0.6}, 0.0)).set_index(["family", "variant"])
     assert t.loc[("mean", "C"), "solve_rate"] == pytest.approx(0.6 + 0.3 / 5)
     assert t.loc[("jigsaw", "A"), "seeds"] == 2
+    assert t.loc[("mean", "blind"), "solve_rate"] == pytest.approx(0.2)
+    assert t.loc[("mean", "C"), "steps"] == pytest.approx(500.5)
 
 
 def test_stages_name_what_is_wrong(tmp_path):

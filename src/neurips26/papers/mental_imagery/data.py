@@ -50,74 +50,101 @@ def rush_boards(path: Path) -> list[tuple[int, str]]:
 def jigsaw_photos(data_dir: Path) -> list[np.ndarray]:
     from neurips26.common.images import read_rgb
 
-    return [read_rgb(data_dir / name, "dofp_lut_skimage") for name in JIGSAW_IMAGES]
+    out = []
+    for name in JIGSAW_IMAGES:  # box-downsampled once so that the shorter side is about 96 pixels (cheap crops)
+        photo = read_rgb(data_dir / name, "dofp_lut_skimage")
+        f = max(1, min(photo.shape[:2]) // 96)
+        h, w = photo.shape[0] // f * f, photo.shape[1] // f * f
+        out.append(photo[:h, :w].reshape(h // f, f, w // f, f, 3).mean(axis=(1, 3)))
+    return out
 
 
 def _crop(rng, photo: np.ndarray) -> np.ndarray:
-    """A random crop of 2/3 of the photo's shorter side at aspect 2:3, box-downsampled to 16x24."""
+    """A random crop of 2/3 of the photo's shorter side at aspect 2:3, box-downsampled to 12x18 (six 6x6 tiles)."""
     h, w = photo.shape[:2]
-    ch = int(min(h, w * 2 / 3) * 2 / 3) // 16 * 16
+    ch = int(min(h, w * 2 / 3) * 2 / 3) // 12 * 12
     cw = ch * 3 // 2
     r, c = rng.integers(0, h - ch + 1), rng.integers(0, w - cw + 1)
-    f = ch // 16
-    return photo[r:r + ch, c:c + cw].reshape(16, f, 24, f, 3).mean(axis=(1, 3))
+    f = ch // 12
+    return photo[r:r + ch, c:c + cw].reshape(12, f, 18, f, 3).mean(axis=(1, 3))
+
+
+PARTS = ("train", "dev", "test")
+
+
+def lengths(cfg) -> dict[str, int]:
+    """The longest shortest solution kept per family (puzzle.lengths), each <= puzzle.max_len (the sequence bound)."""
+    out = {name: int(v) for name, v in cfg.puzzle.lengths.items()}
+    if max(out.values()) > int(cfg.puzzle.max_len):
+        raise UserError(f"puzzle.lengths {out} exceed puzzle.max_len {cfg.puzzle.max_len}")
+    return out
+
+
+def _rush(cfg, boards, n: int, part: str, max_len: int) -> list[Example]:
+    """Rush Hour: boards of the file with <= puzzle.rush_board_moves moves, solved by BFS; every state along a
+    shortest solution with 1..max_len moves left is an instance (a suffix of a shortest solution is shortest). A fixed
+    shuffle of the lines (the file is ordered by difficulty) is dealt to train / dev / test in turn."""
+    rh = make_families()["rush_hour"]
+    cap = int(cfg.puzzle.rush_board_moves)
+    lines = [b for moves, b in boards if moves <= cap]
+    order = np.random.default_rng(int(cfg.puzzle.rush_split_seed)).permutation(len(lines))
+    picked, seen = [], set()
+    for idx in order[PARTS.index(part)::len(PARTS)]:
+        sol = rh.solve(lines[idx], cap)
+        if not sol:
+            continue
+        _, states = replay(rh, lines[idx], sol)
+        for k, s in enumerate(states[:-1]):
+            if len(sol) - k <= max_len and s not in seen and len(picked) < n:
+                seen.add(s)
+                picked.append(_example(rh, s, sol[k:]))
+        if len(picked) >= n:
+            return picked
+    raise UserError(f"only {len(picked)} Rush Hour boards with <= {max_len} moves left in the {part} part; lower n "
+                    "or raise puzzle.rush_board_moves")
 
 
 def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos: list[np.ndarray],
              part: str) -> list[Example]:
-    """n instances per family. Rush Hour: boards of the file (and the intermediate boards of their solutions) whose
-    shortest solution has 1..max_len moves, lines split into train/test halves by `part`. The other families are
-    drawn from the generators with the numpy seed `split_seed`."""
+    """n instances per family, each with a shortest solution of 1..puzzle.lengths[family] actions. Rush Hour from the
+    file (see _rush); the other families drawn from the generators with the numpy seed `split_seed`."""
+    if part not in PARTS:
+        raise ValueError(part)
     fams = make_families()
     rng = np.random.default_rng(split_seed)
-    max_len = int(cfg.puzzle.max_len)
-    out = []
-    # Rush Hour: a fixed shuffle of the candidate lines (file order is by difficulty); train takes even, test odd lines
-    rh = fams["rush_hour"]
-    lines = [b for moves, b in boards if moves <= max_len]  # the file's count is the same move (a slide of any length)
-    order = np.random.default_rng(int(cfg.puzzle.rush_split_seed)).permutation(len(lines))
-    picked, seen = [], set()
-    for idx in order[(0 if part == "train" else 1)::2]:
-        sol = rh.solve(lines[idx], max_len)
-        if not sol:
-            continue
-        _, states = replay(rh, lines[idx], sol)
-        for k, s in enumerate(states[:-1]):  # every suffix of a shortest solution is a shortest solution
-            if s not in seen and len(picked) < n:
-                seen.add(s)
-                picked.append(_example(rh, s, sol[k:]))
-        if len(picked) >= n:
-            break
-    if len(picked) < n:
-        raise UserError(f"only {len(picked)} Rush Hour boards with <= {max_len} moves in the {part} half; lower n")
-    out += picked
+    L = lengths(cfg)
+    out = _rush(cfg, boards, n, part, L["rush_hour"])
     sk = fams["sokoban"]
     count = 0
     while count < n:
         start = sk.generate(rng, int(rng.integers(0, int(cfg.puzzle.sokoban_inner_walls) + 1)))
-        sol = sk.solve(start, max_len)
+        sol = sk.solve(start, L["sokoban"])
         if sol:
             out.append(_example(sk, start, sol))
             count += 1
     jg = fams["jigsaw"]
     count = 0
-    while count < n:
+    while count < n:  # 1..lengths[jigsaw] random transpositions of the solved order
+        perm = list(range(6))
+        for _ in range(int(rng.integers(1, L["jigsaw"] + 1))):
+            i, j = rng.choice(6, size=2, replace=False)
+            perm[i], perm[j] = perm[j], perm[i]
+        perm = tuple(perm)
+        if perm == tuple(range(6)):
+            continue
         image = _crop(rng, photos[int(rng.integers(len(photos)))])
-        perm = tuple(int(x) for x in rng.permutation(6))
-        sol = jg.solve((image, perm), max_len)
-        if sol:
-            out.append(_example(jg, (image, perm), sol))
-            count += 1
+        out.append(_example(jg, (image, perm), jg.solve((image, perm), L["jigsaw"])))
+        count += 1
     rot = fams["rotation"]
     count = 0
     while count < n:
         start = rot.generate(rng, int(cfg.puzzle.cubes), int(rng.integers(1, int(cfg.puzzle.rotation_turns) + 1)))
-        sol = rot.solve(start, max_len)
+        sol = rot.solve(start, L["rotation"])
         if sol:
             out.append(_example(rot, start, sol))
             count += 1
     tg = fams["tangram"]
     for _ in range(n):
         start = tg.generate(rng)
-        out.append(_example(tg, start, tg.solve(start, max_len)))
+        out.append(_example(tg, start, tg.solve(start, L["tangram"])))
     return out

@@ -10,7 +10,17 @@ import pandas as pd
 import torch
 
 from neurips26.papers.mental_imagery import data as puzzles_data
-from neurips26.papers.mental_imagery.model import EOS, PAD, TinyVLM, action_positions, batch_loss, generate, step_stride
+from neurips26.papers.mental_imagery.model import (
+    EOS,
+    PAD,
+    Z_TOKENS,
+    TinyVLM,
+    action_positions,
+    batch_loss,
+    c_steps,
+    generate,
+    step_stride,
+)
 from neurips26.papers.mental_imagery.probes import cell_accuracy, fit_ridge
 from neurips26.papers.mental_imagery.puzzles import make_families, replay
 
@@ -49,28 +59,72 @@ def build_model(cfg, variant: str, n_actions: int) -> TinyVLM:
     return TinyVLM(n_actions, len(FAMILY_NAMES), int(m.d), int(m.layers), int(m.heads), int(cfg.puzzle.max_len), variant)
 
 
-def train(model: TinyVLM, tensors, cfg, seed: int) -> list[float]:
-    """AdamW for cfg.train.steps minibatches (cosine learning rate); returns the action cross-entropy per 50 steps."""
+@torch.no_grad()
+def dev_ce(model: TinyVLM, tensors, batch: int = 256) -> float:
+    """Mean action cross-entropy (teacher-forced) over a held-out set."""
+    model.eval()
+    total, count = 0.0, 0
+    n = tensors[0].shape[0]
+    for i in range(0, n, batch):
+        part = [x[i:i + batch] for x in tensors]
+        _, ce = batch_loss(model, *part, 0.0)
+        total += ce.item() * len(part[0])
+        count += len(part[0])
+    model.train()
+    return total / count
+
+
+def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float, float]]:
+    """AdamW, linear warm-up then a constant learning rate. Convergence rule: every train.eval_every steps the
+    teacher-forced action cross-entropy on the dev puzzles is measured; training stops when it has not improved by
+    train.min_delta for train.patience evaluations in a row, or at train.max_steps; the best dev checkpoint is kept.
+    Returns (step, mean train cross-entropy since the last evaluation, dev cross-entropy) per evaluation."""
     t = cfg.train
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=float(t.lr), weight_decay=0.01)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, int(t.steps))
+    warm = max(1, int(t.warmup))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda k: min(1.0, (k + 1) / warm))
     n, curve, acc = tensors[0].shape[0], [], []
+    best, best_state, bad = float("inf"), None, 0
     model.train()
-    for step in range(int(t.steps)):
+    for step in range(int(t.max_steps)):
         idx = torch.randint(n, (int(t.batch),), generator=gen)
-        loss, ce = batch_loss(model, *[x[idx] for x in tensors[:3]], tensors[3][idx], tensors[4][idx],
-                              float(t.z_weight))
+        loss, ce = batch_loss(model, *[x[idx] for x in tensors], float(t.z_weight))
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         acc.append(ce.item())
-        if (step + 1) % 50 == 0:
-            curve.append(float(np.mean(acc)))
+        if (step + 1) % int(t.eval_every) == 0 or step + 1 == int(t.max_steps):
+            d = dev_ce(model, dev)
+            curve.append((step + 1, float(np.mean(acc)), d))
             acc = []
+            if d < best - float(t.min_delta):
+                best, bad = d, 0
+                best_state = {k: v.clone() for k, v in model.state_dict().items()}
+            else:
+                bad += 1
+                if bad >= int(t.patience):
+                    break
+    if best_state is not None:
+        model.load_state_dict(best_state)
     model.eval()
     return curve
+
+
+def constant_baseline(train_ex, test_ex, families) -> dict[str, float]:
+    """The best image-blind policy among constants: of a family's 20 most frequent training solutions, the one that
+    solves the most training puzzles, replayed on every test puzzle (its test solve rate)."""
+    from collections import Counter
+
+    out = {}
+    for name in FAMILY_NAMES:
+        fam = families[name]
+        tr = [e for e in train_ex if e.family == name]
+        cands = [list(seq) for seq, _ in Counter(tuple(e.actions) for e in tr).most_common(20)]
+        best = max(cands, key=lambda seq: sum(replay(fam, e.start, seq)[0] for e in tr))
+        out[name] = float(np.mean([replay(fam, e.start, best)[0] for e in test_ex if e.family == name]))
+    return out
 
 
 def solve_rates(model, test, families, offsets, cfg) -> dict[str, float]:
@@ -93,17 +147,18 @@ def hidden_at_actions(model, examples, offsets, T: int, shuffle_rng=None):
         examples = [puzzles_data.Example(e.family, list(shuffle_rng.permutation(e.actions)), e.images, e.cells, e.start)
                     for e in examples]
     img, fam, tokens, z, _ = tensorize(examples, offsets, T)
-    steps = [(tokens[:, t], z[:, t] if model.variant == "C" else None) for t in range(T)]
-    hs = model(model.embed(img, fam, steps), hidden_states=True).hidden_states
+    hs = model(model.embed(img, fam, c_steps(model.variant, tokens, z)), hidden_states=True).hidden_states
     pos = action_positions(T, step_stride(model.variant))
+    if model.variant == "C":  # the last visual token of step t: its inputs include the true board s_t
+        pos = pos[:T - 1] + Z_TOKENS
     return np.stack([h[:, pos].numpy() for h in hs])
 
 
 def probe_rows(models: dict, test, families, offsets, cfg, seed: int):
     """Probe accuracy per family, layer and step. Every probe reads [one-hot start board s_0, hidden state h_t]: the
     start board is given for free, so a probe beats the copy-the-start-board baseline only with information about the
-    moves made. Kinds: each model in `models` (name -> model), 'shuffled' (the trained model fed a permutation of the
-    actions), 'start_only' (s_0 alone) and 'oracle' (the true s_t: the positive control). Probes are fit on the first
+    moves made. Kinds: each model in `models` (name -> model), 'shuffled' (the 'trained' model, when given, fed a
+    permutation of the actions), 'start_only' (s_0 alone) and 'oracle' (the true s_t). Probes are fit on the first
     half of a family's test puzzles (all steps pooled) and scored on the second half."""
     T = int(cfg.puzzle.max_len) + 1
     rows, decoded = [], []
@@ -112,7 +167,8 @@ def probe_rows(models: dict, test, families, offsets, cfg, seed: int):
         half = len(ex) // 2
         K = families[name].n_classes
         feats = {k: hidden_at_actions(m, ex, offsets, T) for k, m in models.items()}
-        feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, np.random.default_rng(seed))
+        if "trained" in models:
+            feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, np.random.default_rng(seed))
         steps = [(i, t) for i, e in enumerate(ex) for t in range(len(e.actions))]
         true = np.stack([ex[i].cells[t + 1] for i, t in steps])
         start = np.stack([ex[i].cells[0] for i, t in steps])
@@ -144,7 +200,7 @@ def probe_rows(models: dict, test, families, offsets, cfg, seed: int):
         held = np.flatnonzero(~tr)
         for row, j in enumerate(held):
             i, t = steps[j]
-            if i - half < int(cfg.probe.decoded_examples):
+            if best and i - half < int(cfg.probe.decoded_examples):
                 decoded.append((name, i, t + 1, " ".join(map(str, true[j])), " ".join(map(str, best["pred"][row])),
                                 " ".join(map(str, start[j]))))
     return rows, decoded
@@ -157,9 +213,12 @@ def run(cfg, seed: int, rush_file, photo_dir) -> tuple[pd.DataFrame, pd.DataFram
     n_actions = sum(len(f.actions) for f in families.values())
     boards = puzzles_data.rush_boards(rush_file)
     photos = puzzles_data.jigsaw_photos(photo_dir)
-    train_ex = puzzles_data.generate(cfg, seed * 1000 + 1, int(cfg.data_sizes.train), boards, photos, "train")
-    test_ex = puzzles_data.generate(cfg, seed * 1000 + 2, int(cfg.data_sizes.test), boards, photos, "test")
-    tensors = tensorize(train_ex, offsets, int(cfg.puzzle.max_len) + 1)
+    sizes, T = cfg.data_sizes, int(cfg.puzzle.max_len) + 1
+    train_ex = puzzles_data.generate(cfg, seed * 1000 + 1, int(sizes.train), boards, photos, "train")
+    dev_ex = puzzles_data.generate(cfg, seed * 1000 + 3, int(sizes.dev), boards, photos, "dev")
+    test_ex = puzzles_data.generate(cfg, seed * 1000 + 2, int(sizes.test), boards, photos, "test")
+    tensors, dev = tensorize(train_ex, offsets, T), tensorize(dev_ex, offsets, T)
+    blind = constant_baseline(train_ex, test_ex, families)
     frames, decs = [], []
     for variant in cfg.variants:
         t0 = time.time()
@@ -167,15 +226,20 @@ def run(cfg, seed: int, rush_file, photo_dir) -> tuple[pd.DataFrame, pd.DataFram
         untrained = build_model(cfg, variant, n_actions).eval()
         torch.manual_seed(seed)
         model = build_model(cfg, variant, n_actions)
-        curve = train(model, tensors, cfg, seed)
-        rows = [("solve_rate", name, -1, -1, v, int(cfg.data_sizes.test))
+        curve = train(model, tensors, dev, cfg, seed)
+        rows = [("solve_rate", name, -1, -1, v, int(sizes.test))
                 for name, v in solve_rates(model, test_ex, families, offsets, cfg).items()]
-        rows += [("train_ce", "all", -1, k, v, 50) for k, v in enumerate(curve)]
+        rows += [("blind_solve_rate", name, -1, -1, v, int(sizes.test)) for name, v in blind.items()]
+        rows += [(m, "all", -1, step, v, 0) for step, tr_ce, dev_loss in curve
+                 for m, v in (("train_ce", tr_ce), ("dev_ce", dev_loss))]
+        rows.append(("steps", "all", -1, -1, curve[-1][0], 0))
         decoded = []
         if variant in cfg.probe.variants:
             prows, decoded = probe_rows({"trained": model, "untrained": untrained}, test_ex, families, offsets, cfg,
                                         seed)
             rows += prows
+        elif variant == "C":  # positive control: a model whose inputs hold the true board s_t
+            rows += probe_rows({"given_board": model}, test_ex, families, offsets, cfg, seed)[0]
         rows.append(("wall_s", "all", -1, -1, time.time() - t0, 0))
         frame = pd.DataFrame(rows, columns=["metric", "family", "layer", "step", "value", "n"])
         frame.insert(0, "seed", seed)

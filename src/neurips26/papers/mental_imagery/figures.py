@@ -18,7 +18,8 @@ def solve_rate_by_task(solve: pd.DataFrame):
     for k, v in enumerate(variants):
         s = solve[solve["variant"] == v].set_index("family").reindex(names)
         ax.bar(np.arange(len(names)) + k * width, s["solve_rate"], width, yerr=s["sd"].fillna(0),
-               label={"A": "A actions only", "B": "B + visual supervision", "C": "C + visual tokens"}.get(v, v))
+               label={"A": "A actions only", "B": "B + visual supervision", "C": "C + visual tokens",
+                      "blind": "best image-blind constant"}.get(v, v))
     ax.set_xticks(np.arange(len(names)) + width * (len(variants) - 1) / 2, names)
     ax.set_ylabel("solve rate (replay)")
     ax.set_ylim(0, 1)

@@ -51,7 +51,7 @@ def batch_loss(model: TinyVLM, image_tokens, family, tokens, z, lengths, z_weigh
     """tokens (B, T): the action ids (>= 2), EOS at index lengths[b], PAD after; z (B, T, 16, 108): the visual tokens
     of s_1..s_T (zeros past the end). Returns (total loss, action cross-entropy)."""
     B, T = tokens.shape
-    steps = [(tokens[:, t], z[:, t] if model.variant == "C" else None) for t in range(T)]
+    steps = c_steps(model.variant, tokens, z)
     h = model(model.embed(image_tokens, family, steps)).last_hidden_state
     stride = step_stride(model.variant)
     logits = model.head(h[:, pred_positions(T, stride)])  # (B, T, V)
@@ -64,10 +64,17 @@ def batch_loss(model: TinyVLM, image_tokens, family, tokens, z, lengths, z_weigh
         loss = loss + z_weight * ((zp - z) ** 2).mean(dim=(2, 3))[act_mask].mean()
     if model.variant == "C" and z_weight > 0:
         # z_t[k] is predicted from the position before it (a_t for k = 0, z_t[k - 1] otherwise)
-        idx = (action_positions(T, stride)[:, None] + torch.arange(Z_TOKENS)[None]).ravel()
-        zp = model.z_head(h[:, idx]).view(B, T, Z_TOKENS, Z_DIM)
-        loss = loss + z_weight * ((zp - z) ** 2).mean(dim=(2, 3))[act_mask].mean()
+        idx = (action_positions(T - 1, stride)[:, None] + torch.arange(Z_TOKENS)[None]).ravel()
+        zp = model.z_head(h[:, idx]).view(B, T - 1, Z_TOKENS, Z_DIM)
+        loss = loss + z_weight * ((zp - z[:, :T - 1]) ** 2).mean(dim=(2, 3))[act_mask[:, :T - 1]].mean()
     return loss, ce
+
+
+def c_steps(variant: str, tokens, z) -> list:
+    """The (token, visual tokens) steps of a teacher-forced sequence. The last slot (T - 1) only ever holds EOS or PAD
+    (solutions have at most T - 1 actions), so variant C inserts no visual tokens after it."""
+    T = tokens.shape[1]
+    return [(tokens[:, t], z[:, t] if variant == "C" and t < T - 1 else None) for t in range(T)]
 
 
 def step_stride(variant: str) -> int:
@@ -99,7 +106,7 @@ def generate(model: TinyVLM, image_tokens, family, allowed: torch.Tensor, max_st
         ids = (model.head(h) + mask).argmax(-1)
         out[:, t] = ids
         embeds = torch.cat([embeds, model.tok(ids)[:, None]], dim=1)
-        if model.variant == "C":
+        if model.variant == "C" and t < max_steps - 1:
             for _ in range(Z_TOKENS):
                 zk = model.z_head(model(embeds).last_hidden_state[:, -1])
                 embeds = torch.cat([embeds, model.z_in(zk)[:, None]], dim=1)

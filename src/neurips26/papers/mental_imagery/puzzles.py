@@ -74,26 +74,25 @@ class RushHour:
 
     def apply(self, state: str, a: int):
         piece, d = self.LETTERS[a // 8], self.DISTANCES[a % 8]
-        if piece not in state:
+        first = state.find(piece)
+        if first < 0:
             return None
-        cells = [i for i, c in enumerate(state) if c == piece]
-        horizontal = len(cells) == 1 or cells[1] - cells[0] == 1
+        size = state.count(piece)  # vehicles are straight and contiguous: 2 or 3 cells
+        horizontal = first % 6 < 5 and state[first + 1] == piece
         step = 1 if horizontal else 6
+        cells = [first + k * step for k in range(size)]
+        r, c = divmod(first, 6)
+        lo = (c if horizontal else r) + d  # the new first cell along the vehicle's line
+        if not (0 <= lo and lo + size <= 6):
+            return None
+        moved = [first + (d + k) * step for k in range(size)]
+        # every cell swept on the way must be empty
+        path = range(cells[-1] + step, moved[-1] + 1, step) if d > 0 else range(moved[0], first, step)
+        if any(state[j] != "o" for j in path):
+            return None
         board = list(state)
         for i in cells:
             board[i] = "o"
-        moved = []
-        for i in cells:
-            r, c = divmod(i, 6)
-            r, c = (r, c + d) if horizontal else (r + d, c)
-            if not (0 <= r < 6 and 0 <= c < 6):
-                return None
-            moved.append(r * 6 + c)
-        # every cell swept on the way must be empty
-        lo, hi = (min(cells), max(cells))
-        path = range(hi + step, max(moved) + 1, step) if d > 0 else range(min(moved), lo, step)
-        if any(state[j] != "o" for j in path):
-            return None
         for j in moved:
             board[j] = piece
         return "".join(board)
@@ -188,11 +187,13 @@ class Sokoban:
 
 # ----------------------------------------------------------------------------------------------------------- jigsaw
 class Jigsaw:
-    """2x3 jigsaw: a 16x24 photograph crop cut into six 8x8 tiles and scrambled. State: (image, perm) where perm[p] is
-    the tile shown at position p. Action swap(i, j), i < j. Solved when perm is the identity."""
+    """2x3 jigsaw: a 12x18 photograph crop cut into six 6x6 tiles (one visual token each) and scrambled; the image shows
+    the scrambled tiles (top half) above the solved photograph (bottom half, the reference). State: (image, perm) where
+    perm[p] is the tile shown at position p. Action swap(i, j), i < j. Solved when perm is the identity."""
 
     name = "jigsaw"
     n_classes = 6
+    TILE = 6
 
     def __init__(self):
         self.pairs = [(i, j) for i in range(6) for j in range(i + 1, 6)]
@@ -218,11 +219,13 @@ class Jigsaw:
 
     def render(self, state) -> np.ndarray:
         image, perm = state
+        k = self.TILE
         out = np.zeros((CANVAS, CANVAS, 3))
         for p, t in enumerate(perm):
             pr, pc = divmod(p, 3)
             tr, tc = divmod(t, 3)
-            out[4 + pr * 8:4 + pr * 8 + 8, pc * 8:pc * 8 + 8] = image[tr * 8:tr * 8 + 8, tc * 8:tc * 8 + 8]
+            out[pr * k:pr * k + k, pc * k:pc * k + k] = image[tr * k:tr * k + k, tc * k:tc * k + k]
+        out[2 * k:4 * k, :3 * k] = image  # the reference: the solved photograph
         return out
 
     def solve(self, state, max_len: int):
@@ -331,13 +334,13 @@ PIECES = {  # polyominoes, (row, col) offsets; no rotation
 
 
 class Tangram:
-    """Shape packing on a 4x4 board: a silhouette made of three polyomino pieces shown in a tray; action place(i, cell)
+    """Shape packing on a 4x4 board: a silhouette made of SLOTS polyomino pieces shown in a tray; action place(i, cell)
     puts tray piece i with its anchor at the cell. Legal when the piece is unplaced, lies inside the silhouette and
     overlaps nothing. Solved when the silhouette is covered. State: (silhouette, pieces, placements)."""
 
     name = "tangram"
     n_classes = 5  # outside, silhouette empty, piece 0, 1, 2
-    SLOTS = 3
+    SLOTS = 2  # pieces per puzzle (the pilot: three pieces were not learnable within the CPU budget)
 
     def __init__(self):
         self.actions = [f"p{i}@{c}" for i in range(self.SLOTS) for c in range(16)]
@@ -394,7 +397,7 @@ class Tangram:
         return out
 
     def solve(self, state, max_len: int):
-        """Depth-first, pieces in slot order, anchors in raster order: the first packing found (always 3 actions)."""
+        """Depth-first, pieces in slot order, anchors in raster order: the first packing found (always SLOTS actions)."""
         def place(s, i):
             if i == self.SLOTS:
                 return []

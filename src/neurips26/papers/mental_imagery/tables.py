@@ -7,14 +7,23 @@ import pandas as pd
 FAMILIES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram"]
 
 
+KINDS = ["trained", "untrained", "shuffled", "start_only", "oracle", "given_board"]
+
+
 def table_solve(runs: pd.DataFrame) -> pd.DataFrame:
-    """Solve rate (replay-verified) per family and variant: mean and sd over seeds; family 'mean' = mean over families."""
-    s = runs[runs["metric"] == "solve_rate"]
+    """Solve rate (replay-verified) per family and variant: mean and sd over seeds; family 'mean' = mean over families.
+    Variant 'blind': the best image-blind constant action sequence (experiments.constant_baseline). Column steps: the
+    training steps the convergence rule took (mean over seeds)."""
+    first = runs["variant"].min()
+    blind = runs[(runs["metric"] == "blind_solve_rate") & (runs["variant"] == first)].assign(variant="blind")
+    s = pd.concat([runs[runs["metric"] == "solve_rate"], blind])
     per_seed = s.pivot_table(index=["variant", "seed"], columns="family", values="value")[FAMILIES]
     per_seed["mean"] = per_seed.mean(axis=1)
     long = per_seed.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name="solve_rate")
     out = long.groupby(["family", "variant"])["solve_rate"].agg(["mean", "std", "count"]).reset_index()
     out.columns = ["family", "variant", "solve_rate", "sd", "seeds"]
+    steps = runs[runs["metric"] == "steps"].groupby("variant")["value"].mean()
+    out["steps"] = out["variant"].map(steps)
     out["family"] = pd.Categorical(out["family"], FAMILIES + ["mean"], ordered=True)
     return out.sort_values(["family", "variant"]).reset_index(drop=True)
 
@@ -23,7 +32,8 @@ def table_probe(runs: pd.DataFrame) -> pd.DataFrame:
     """Probe cell accuracy per variant, family, probe kind and step (mean over seeds), at each kind's best layer (the
     layer with the highest pooled held-out accuracy, chosen per seed for the trained model and each control alike); the
     copy-the-start-board baseline as kind 'copy'. Every probe also reads the one-hot start board (see
-    experiments.probe_rows). Step 0 rows: pooled over all steps."""
+    experiments.probe_rows). Kind 'given_board' (variant C): the hidden state of the last visual token of step t,
+    whose inputs hold the true board s_t (a positive control). Step 0 rows: pooled over all steps."""
     rows = []
     for (variant, seed, family), g in runs.groupby(["variant", "seed", "family"]):
         if family == "all" or not (g["metric"] == "copy_acc").any():
@@ -32,8 +42,10 @@ def table_probe(runs: pd.DataFrame) -> pd.DataFrame:
         for _, r in copy.iterrows():
             rows.append((variant, seed, family, "copy", -1, int(r["step"]), r["value"], 0.0))
         rows.append((variant, seed, family, "copy", -1, 0, (copy["value"] * copy["n"]).sum() / copy["n"].sum(), 0.0))
-        for kind in ["trained", "untrained", "shuffled", "start_only", "oracle"]:
+        for kind in KINDS:
             pooled = g[g["metric"] == f"{kind}_acc_all"]
+            if pooled.empty:
+                continue
             best = pooled.loc[pooled["value"].idxmax()]
             layer = int(best["layer"])
             acc = g[(g["metric"] == f"{kind}_acc") & (g["layer"] == layer)].set_index("step")["value"]

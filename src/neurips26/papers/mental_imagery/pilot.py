@@ -1,0 +1,66 @@
+"""Learnability pilot (run by hand, on a seed outside the configured seeds; its numbers are written in the README):
+
+    python -m neurips26.papers.mental_imagery.pilot --seed 11 [--overfit 100] [hydra overrides ...]
+
+Trains variant A (actions only) with the config's convergence rule and prints, per family, the solve rate on 100
+training puzzles and on the test puzzles, next to the best image-blind constant policy. --overfit N trains on N
+puzzles per family only (teacher-forcing sanity check: the model must fit them) and reports the training solve rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import torch
+
+from neurips26.common.config import compose
+from neurips26.papers.mental_imagery import data, experiments
+from neurips26.papers.mental_imagery.puzzles import make_families
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--overfit", type=int, default=0)
+    ap.add_argument("--variant", default="A")
+    ap.add_argument("--data", default="data/raw")
+    ap.add_argument("overrides", nargs="*")
+    args = ap.parse_args(argv)
+    cfg = compose("mental_imagery", args.overrides)
+    torch.set_num_threads(1)
+    raw = Path(args.data)
+    boards = data.rush_boards(raw / "rush_hour_18k" / "rush_18k.txt")
+    photos = data.jigsaw_photos(raw / "dofp_lut_skimage")
+    fams = make_families()
+    offsets = experiments.action_offsets(fams)
+    n_act = sum(len(f.actions) for f in fams.values())
+    T = int(cfg.puzzle.max_len) + 1
+    t0 = time.time()
+    n_train = args.overfit or int(cfg.data_sizes.train)
+    train_ex = data.generate(cfg, args.seed * 1000 + 1, n_train, boards, photos, "train")
+    dev_ex = data.generate(cfg, args.seed * 1000 + 3, int(cfg.data_sizes.dev), boards, photos, "dev")
+    test_ex = data.generate(cfg, args.seed * 1000 + 2, int(cfg.data_sizes.test), boards, photos, "test")
+    print(f"data {time.time() - t0:.1f}s", flush=True)
+    blind = experiments.constant_baseline(train_ex, test_ex, fams)
+    torch.manual_seed(args.seed)
+    model = experiments.build_model(cfg, args.variant, n_act)
+    t0 = time.time()
+    dev = train_ex if args.overfit else dev_ex
+    curve = experiments.train(model, experiments.tensorize(train_ex, offsets, T),
+                              experiments.tensorize(dev, offsets, T), cfg, args.seed)
+    wall = time.time() - t0
+    print(f"train {wall:.1f}s, {curve[-1][0]} steps ({1000 * wall / curve[-1][0]:.1f} ms/step)")
+    print("curve (step, train ce, dev ce):", [(s, round(a, 3), round(b, 3)) for s, a, b in curve])
+    sub = [e for name in experiments.FAMILY_NAMES for e in [x for x in train_ex if x.family == name][:100]]
+    tr = experiments.solve_rates(model, sub, fams, offsets, cfg)
+    te = experiments.solve_rates(model, test_ex, fams, offsets, cfg)
+    for name in experiments.FAMILY_NAMES:
+        print(f"{name:10s} train {tr[name]:.3f}  test {te[name]:.3f}  blind {blind[name]:.3f}")
+    print(f"mean       train {sum(tr.values()) / 5:.3f}  test {sum(te.values()) / 5:.3f}  "
+          f"blind {sum(blind.values()) / 5:.3f}  (total {time.time() - t0:.1f}s)")
+
+
+if __name__ == "__main__":
+    main()
