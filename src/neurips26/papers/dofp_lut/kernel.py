@@ -1,21 +1,26 @@
-"""The fused single-pass DoFP-LUT inference kernel (Numba, parallel over tiles of the frame).
+"""The fused single-pass DoFP-LUT inference kernel (Numba, parallel over runs of tiles of the frame).
 
 `method.lut_demosaic` (torch, plane by plane) stays the reference; this kernel computes the same arithmetic in one pass
-over the mosaic: per output tile (TILE_ROWS x TILE_COLS pixels, `prange` over tiles, one tile per thread at a time)
-  1. horizontal pass over the tile's input rows (+3 rows / columns of halo): the radius-4 tent split by column phase
-     (bilinear numerators) and the [1 2 2 2 1]/8 guide filter (reflect padding), into two small tile buffers;
-  2. vertical pass: the 12 bilinear channels x0 (numerators / densities; the densities are separable products of a
-     per-row and a per-column table, so the zero-padded frame edges come out exactly as the normalised convolution)
-     and the guide's relative high-pass, for the tile's rows plus one (the 2x2 detail window looks one row/column on);
-  3. per pixel, in registers: the analyzer residuals, the four rotated A indices and their gathers, the A write-back,
-     the polarization index (DoLP, cos 2phi, sin 2phi) and the P gather / write-back, the detail window, the H gather
-     and gain, and one write of the 12 output channels.
-Tile buffers (about 160 KB at 16 x 128) and the three tables (A and H 326 KB each, P 38 KB with alpha and beta of a row
-side by side, so one P read is one cache line) fit in a 1 MB L2 together; the frame is read once and the output
-written once. Indices are rounded half-to-even like `torch.round`, so kernel and reference agree up to float rounding:
-the only differences are rare index levels that flip when an index sits within rounding error of a half level.
+over the mosaic. Per output tile (TILE_ROWS x TILE_COLS pixels; `prange` over a few contiguous runs of tiles per
+thread, each run with its own scratch buffers, allocated once):
+  1. horizontal passes over the tile's input rows (+3 rows / columns of halo): the radius-4 tent split by column phase
+     (bilinear numerators; rows outside the frame are zero) and the [1 2 2 2 1]/8 guide filter (reflect padding);
+  2. per row, the vertical pass, one loop per channel: numerator of its one (R, B) or two (G) phases from the two
+     row taps of each phase, over the density (row weight x column density, tabulated once per frame size, so the
+     zero-padded frame edges come out exactly as the normalised convolution); the colours' S0; the guide's relative
+     high-pass, quantised once per pixel (the 2x2 detail window then reads four stored levels);
+  3. per row (one row behind, since the 2x2 windows look one row on), the table stages: the four analyzer residual
+     levels, the four rotated A indices, the A gathers and write-back, the polarization index (DoLP, cos 2phi,
+     sin 2phi), the P gather and write-back, the H index, gather and gain, and one write of the 12 output channels.
+Every inner loop runs over contiguous x and touches at most a few distinct rows, and every per-pixel choice (which
+sample of the 2x2 window holds an analyzer, which colour it has) is a select on both loaded candidates: so LLVM
+vectorises the loops (AVX2) and keeps its run-time alias checks within its limit; the levels round with llvm.rint
+(round half to even like `torch.round`, one vector instruction); the table gathers run in their own short scalar
+loops. Float32 throughout, no fastmath (the equality test relies on the same float operations in the same order).
+Kernel and reference agree up to float rounding: the only differences are rare index levels that flip when an index
+sits within rounding error of a half level.
 
-Compilation cache: Numba compiles this kernel once per process (a few seconds, `parallel=True`). `cache=True` keeps
+Compilation cache: Numba compiles this kernel once per process (about 40 s on this 2-core machine). `cache=True` keeps
 the machine code between processes, but Numba's default cache directory is the `__pycache__` beside this file, i.e.
 inside the repository (and read-only on some installs). So the cache goes to NUMBA_CACHE_DIR when the user set it,
 else to `$XDG_CACHE_HOME/neurips26/numba` (`~/.cache/...`), else to the temp directory: never into the repository, and
