@@ -77,3 +77,14 @@ def test_bad_shape_and_cache_outside_the_repository():
     repo = Path(__file__).resolve().parents[2]
     cache = Path(os.environ["NUMBA_CACHE_DIR"]).resolve()
     assert repo not in cache.parents and cache != repo
+
+
+def test_kernel_writes_into_a_given_output_buffer():
+    luts = random_luts(2)
+    raw = random_mosaic(21, 34, seed=5)
+    fresh = kernel.fused_demosaic(raw, luts, INDEX, tile=(6, 9))
+    buffer = np.full((3, 4, 21, 34), np.nan, dtype=np.float32)
+    assert kernel.fused_demosaic(raw, luts, INDEX, tile=(6, 9), out=buffer) is buffer
+    np.testing.assert_array_equal(buffer, fresh)  # every pixel written, same values
+    with pytest.raises(ValueError, match="C-contiguous float32"):
+        kernel.fused_demosaic(raw, luts, INDEX, out=np.empty((3, 4, 21, 33), np.float32))
