@@ -38,7 +38,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("steps", nargs="*")
     parser.add_argument("--methods", type=lambda v: v.split(","), default=None)
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     torch.set_num_threads(1)
     folder = args.folder
     cfg = compose("hyperidac", [])
