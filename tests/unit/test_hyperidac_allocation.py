@@ -53,3 +53,21 @@ def test_bad_sizes_are_refused():
         dci_allocation(4001, 10, 4, 1.0)
     with pytest.raises(ValueError, match="differ in total"):
         sinkhorn(np.ones((2, 2)), [1, 1], [1, 2])
+
+
+@pytest.mark.parametrize("gamma", [0.0, 1.0, 3.0])
+def test_minimum_cell_size_keeps_exact_marginals_and_the_kernels_cross_ratios_above_the_floor(gamma):
+    counts = dci_allocation(4000, 10, 4, gamma, min_cell=20)
+    assert (counts.sum(1) == 400).all() and (counts.sum(0) == 1000).all()
+    assert counts.min() >= 20
+    # above the floor: the Sinkhorn plan of the kernel onto the reduced marginals (400 - 4 * 20, 1000 - 10 * 20)
+    plan = sinkhorn(kernel(10, 4, gamma), np.full(10, 320), np.full(4, 800))
+    assert np.abs(counts - 20 - plan).max() < 2.0
+
+
+def test_the_floor_lifts_the_rarest_cells_and_keeps_the_severe_skew():
+    plain, floored = dci_allocation(4000, 10, 4, 2.0), dci_allocation(4000, 10, 4, 3.0, min_cell=20)
+    assert plain.min() == 6 and floored.min() == 21 and floored.max() == plain.max() == 310
+    assert (dci_allocation(400, 10, 4, 3.0, min_cell=10) == 10).all()   # floor = the whole pool: balanced
+    with pytest.raises(ValueError, match="min_cell"):
+        dci_allocation(400, 10, 4, 1.0, min_cell=11)

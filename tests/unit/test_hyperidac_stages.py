@@ -36,6 +36,14 @@ def test_allocation_table_reports_exact_marginals():
     alloc = tables.table_allocation(cfg)
     assert (alloc.max_class_marginal_dev == 0).all() and (alloc.max_domain_marginal_dev == 0).all()
     assert alloc.groupby("regime")["count"].sum().eq(int(cfg.n_train)).all()
+    assert alloc["count"].min() >= int(cfg.allocation.min_cell)
+
+
+def test_tables_stage_writes_every_table_and_refuses_a_wrong_output_list(tmp_path):
+    cfg = compose("hyperidac", ["scale=tiny"])
+    with pytest.raises(UserError, match="tables writes"):
+        STAGES["tables"](StageContext("hyperidac", cfg, [tmp_path / "r.csv"], [tmp_path / "main.csv"]))
+    assert not (tmp_path / "main.csv").exists()
 
 
 def test_a_corrupt_feature_cache_is_refused(tmp_path):
@@ -49,9 +57,9 @@ def test_a_corrupt_feature_cache_is_refused(tmp_path):
 
 
 def test_unknown_regime_is_refused_before_any_output(tmp_path):
-    cfg = compose("hyperidac", ["scale=tiny", "run.regime=extreme"])
+    cfg = compose("hyperidac", ["scale=tiny", "run.part=extreme"])
     out = tmp_path / "run.csv"
-    with pytest.raises(UserError, match="run.regime"):
+    with pytest.raises(UserError, match="run.part"):
         STAGES["run"](StageContext("hyperidac", cfg, [tmp_path / "features.npz"], [out], seed=0))
     assert not out.exists()
 

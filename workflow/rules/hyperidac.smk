@@ -1,12 +1,17 @@
 # hyperidac: domain-conditioned class imbalance (seed abstract 5). One job caches the frozen extractor's features of
-# every candidate and test image (Fashion-MNIST rendered into 4 domains); every regime x seed job then reads features,
-# not images, and trains all methods on its DCI allocation (one job per method would spend more time starting Python
-# and torch than training a head on 4,000 feature rows). Tables, figures and claims are drawn from the run tables.
+# every candidate and test image (Fashion-MNIST rendered into 4 domains); one job per seed then reads features, not
+# images, and trains all methods on the DCI allocation of its regime (one job per method would spend more time
+# starting Python and torch than training a head on 4,000 feature rows). Every table is one job, every
+# figure one job (one pandas / matplotlib start-up each), the claims one more.
+# One job per regime x seed (default, paper: they run in parallel on the cores), or one job for every regime and seed
+# (tiny: a single torch start-up; the stage then reads the seeds from the config).
 HYP_SETTINGS = scale_settings("hyperidac")
-HYP_REGIMES = list(HYP_SETTINGS.regimes)
-HYP_RUNS = expand("results/hyperidac/runs/{regime}/seed{seed}.csv", regime=HYP_REGIMES, seed=SEEDS)
-HYP_TABLES = ["main", "ablation", "cells"]
-# figure -> the table it is drawn from
+if HYP_SETTINGS.jobs.per_regime:
+    HYP_RUNS = expand("results/hyperidac/runs/{part}/seed{seed}.csv", part=list(HYP_SETTINGS.regimes), seed=SEEDS)
+else:
+    HYP_RUNS = ["results/hyperidac/runs/all/seeds.csv"]
+HYP_TABLES = ["allocation", "main", "ablation", "cells"]
+# figure -> the table it is drawn from (stages.FIGURES)
 HYP_FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}
 
 EXTRA_OUTPUTS["hyperidac"] = HYP_RUNS + ["results/hyperidac/features.npz"]
@@ -53,93 +58,72 @@ rule hyperidac_run:
     input:
         features="results/hyperidac/features.npz",
         config="results/hyperidac/config.yaml",
-        code=code_files("hyperidac", "method", "training", "baselines", "allocation", "experiments", "data"),
+        code=code_files("hyperidac", "method", "training", "baselines", "allocation", "experiments", "data", "stages"),
     output:
-        "results/hyperidac/runs/{regime}/seed{seed}.csv",
+        "results/hyperidac/runs/{part}/{which}.csv",
     wildcard_constraints:
-        regime="|".join(HYP_REGIMES),
-        seed=r"\d+",
+        part="|".join([*HYP_SETTINGS.regimes, "all"]),
+        which=r"seed\d+|seeds",
+    params:
+        seed=lambda w: "" if w.which == "seeds" else f"--seed {w.which[4:]}",
     log:
-        "logs/hyperidac/run_{regime}_seed{seed}.log",
+        "logs/hyperidac/run_{part}_{which}.log",
     benchmark:
-        "logs/hyperidac/benchmarks/run_{regime}_seed{seed}.tsv"
+        "logs/hyperidac/benchmarks/run_{part}_{which}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=30,
     shell:
-        "python -m neurips26 hyperidac run --config {input.config} --input {input.features} --seed {wildcards.seed}"
-        " --output {output} --threads {threads} run.regime={wildcards.regime} > {log} 2>&1"
+        "python -m neurips26 hyperidac run --config {input.config} --input {input.features} {params.seed}"
+        " --output {output} --threads {threads} run.part={wildcards.part} > {log} 2>&1"
 
 
-rule hyperidac_table_allocation:
-    group:
-        "hyperidac_summary"
-    input:
-        config="results/hyperidac/config.yaml",
-        code=code_files("hyperidac", "tables", "allocation"),
-    output:
-        "results/hyperidac/tables/allocation.csv",
-    log:
-        "logs/hyperidac/table_allocation.log",
-    benchmark:
-        "logs/hyperidac/benchmarks/table_allocation.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 hyperidac table_allocation --config {input.config} --output {output} > {log} 2>&1"
-
-
-rule hyperidac_table:
+rule hyperidac_tables:
     group:
         "hyperidac_summary"
     input:
         config="results/hyperidac/config.yaml",
         runs=HYP_RUNS,
-        code=code_files("hyperidac", "tables", "allocation"),
+        code=code_files("hyperidac", "tables", "allocation", "experiments", "stages"),
     output:
-        "results/hyperidac/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(HYP_TABLES),
+        expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES),
     log:
-        "logs/hyperidac/table_{table}.log",
+        "logs/hyperidac/tables.log",
     benchmark:
-        "logs/hyperidac/benchmarks/table_{table}.tsv"
+        "logs/hyperidac/benchmarks/tables.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python -m neurips26 hyperidac table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
+        "python -m neurips26 hyperidac tables --config {input.config} --input {input.runs} --output {output} > {log} 2>&1"
 
 
-rule hyperidac_figure:
+# Both figures in one job (one matplotlib start-up); each is drawn from its saved table only.
+rule hyperidac_figures:
     group:
         "hyperidac_summary"
     input:
         config="results/hyperidac/config.yaml",
-        table=lambda w: f"results/hyperidac/tables/{HYP_FIGURES[w.figure]}.csv",
-        code=code_files("hyperidac", "figures"),
+        tables=expand("results/hyperidac/tables/{table}.csv", table=sorted(set(HYP_FIGURES.values()))),
+        code=code_files("hyperidac", "figures", "stages"),
     output:
         report(
-            "results/hyperidac/figures/{figure}.png",
+            expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
             caption="../report/hyperidac_figure.rst",
             category="hyperidac",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(HYP_FIGURES),
     log:
-        "logs/hyperidac/figure_{figure}.log",
+        "logs/hyperidac/figures.log",
     benchmark:
-        "logs/hyperidac/benchmarks/figure_{figure}.tsv"
+        "logs/hyperidac/benchmarks/figures.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python -m neurips26 hyperidac figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
+        "python -m neurips26 hyperidac figures --config {input.config} --input {input.tables} --output {output}"
+        " > {log} 2>&1"
 
 
 rule hyperidac_claims:
@@ -149,7 +133,7 @@ rule hyperidac_claims:
         config="results/hyperidac/config.yaml",
         tables=expand("results/hyperidac/tables/{table}.csv", table=["allocation", "main", "ablation"]),
         figures=expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
-        code=code_files("hyperidac", "paper_claims"),
+        code=code_files("hyperidac", "paper_claims", "stages"),
     output:
         claims="results/hyperidac/claims.json",
         metrics="results/hyperidac/metrics.json",

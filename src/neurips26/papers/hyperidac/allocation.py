@@ -4,6 +4,10 @@ The kernel M[c, d] = exp(gamma * cos(2 pi (c - d K / D) / K)) puts the mass of d
 Sinkhorn scaling projects it onto the fixed marginals (row sums = class totals, column sums = domain totals), and a
 controlled rounding turns the real plan into integer cell counts whose row and column sums are EXACTLY the marginals.
 gamma = 0 gives the product (balanced) allocation; larger gamma a more skewed joint at the same marginals.
+
+A minimum cell size m keeps the rarest cells learnable: every cell first gets m samples (a product allocation, so the
+marginals of the rest stay balanced), and the rest, N - K D m, is allocated by the same Sinkhorn projection; the
+integer marginals stay exact and the rest keeps the kernel's cross ratios.
 """
 
 from __future__ import annotations
@@ -53,12 +57,16 @@ def round_plan(plan: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarr
     return counts
 
 
-def dci_allocation(n_total: int, n_classes: int, n_domains: int, gamma: float) -> np.ndarray:
+def dci_allocation(n_total: int, n_classes: int, n_domains: int, gamma: float, min_cell: int = 0) -> np.ndarray:
     """Cell counts [class, domain] for n_total samples, balanced class and domain marginals (n_total must divide by
-    both), joint skewed by gamma."""
+    both), joint skewed by gamma, every cell at least `min_cell`."""
     if n_total % n_classes or n_total % n_domains:
         raise ValueError(f"n_total={n_total} must be a multiple of {n_classes} classes and {n_domains} domains")
-    rows = np.full(n_classes, n_total // n_classes)
-    cols = np.full(n_domains, n_total // n_domains)
+    if min_cell < 0 or min_cell * n_classes * n_domains > n_total:
+        raise ValueError(f"min_cell={min_cell}: {n_classes * n_domains} cells of that size exceed n_total={n_total}")
+    rows = np.full(n_classes, n_total // n_classes - n_domains * min_cell)
+    cols = np.full(n_domains, n_total // n_domains - n_classes * min_cell)
+    if rows.sum() == 0:
+        return np.full((n_classes, n_domains), min_cell)
     plan = sinkhorn(kernel(n_classes, n_domains, gamma), rows, cols)
-    return round_plan(plan, rows, cols)
+    return min_cell + round_plan(plan, rows, cols)

@@ -52,7 +52,8 @@ def _extractor(width: int, feature_dim: int, n_classes: int):
 
 
 def train_extractor(x: np.ndarray, y: np.ndarray, cfg, seed: int):
-    """The frozen extractor: a 2-conv CNN trained with labels on the extractor split (cfg.extractor.domains), then frozen."""
+    """The frozen extractor: a 2-conv CNN trained with labels on the extractor split (mostly clean images, a
+    cfg.extractor.shifted_fraction of them in the other domains), then frozen."""
     import torch
     import torch.nn.functional as F
 
@@ -97,7 +98,9 @@ def build_features(folder: Path, cfg) -> dict[str, np.ndarray]:
     domains = list(cfg.domains)
     ext_x, ext_y = train_x[POOL_END:], train_y[POOL_END:]
     ext_idx = rng.permutation(len(ext_x))[:int(cfg.extractor.n_train)]
-    ext_dom = rng.choice([domains.index(d) for d in cfg.extractor.domains], len(ext_idx))
+    # clean, except a `shifted_fraction` of the images, rendered in one of the other domains (uniformly)
+    shifted = rng.random(len(ext_idx)) < float(cfg.extractor.shifted_fraction)
+    ext_dom = np.where(shifted, rng.integers(1, len(domains), len(ext_idx)), 0)
     ext_imgs = np.empty((len(ext_idx), 28, 28), np.float32)
     for d in set(ext_dom.tolist()):
         ext_imgs[ext_dom == d] = render(ext_x[ext_idx[ext_dom == d]], domains[d], rng, cfg.render)

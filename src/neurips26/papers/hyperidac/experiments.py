@@ -1,7 +1,10 @@
-"""One run = one regime x seed: allocate the DCI training pool from the feature cache, split labelled / unlabelled,
-train every method, and score each on the balanced test cells. Returns one row per method x class x domain."""
+"""One run = one seed, one regime or all of them: allocate the DCI training pool from the feature cache, split labelled /
+unlabelled, train every method, and score each on the balanced test cells. Returns one row per regime x method x class
+x domain."""
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pandas as pd
@@ -43,9 +46,21 @@ def _head(kind: str, protos: torch.Tensor, cfg, options: dict):
     return HyperHead(protos, m.tau, int(m.latent_domains), int(m.rank), int(m.prior_hidden), **options)
 
 
+def allocation(cfg, regime: str, n_classes: int = 10) -> np.ndarray:
+    """The regime's cell counts [class, domain]."""
+    return dci_allocation(int(cfg.n_train), n_classes, len(cfg.domains), float(cfg.regimes[regime]),
+                          int(cfg.allocation.min_cell))
+
+
+def run_seed(feats: dict, cfg, seed: int, regimes: list[str] | None = None) -> pd.DataFrame:
+    """The given regimes (default: all) of one seed in one job (the torch start-up is paid once)."""
+    return pd.concat([run_regime(feats, cfg, regime, seed) for regime in (regimes or list(cfg.regimes))],
+                     ignore_index=True)
+
+
 def run_regime(feats: dict, cfg, regime: str, seed: int) -> pd.DataFrame:
     k, n_dom = len(feats["prototypes"]), len(cfg.domains)
-    counts = dci_allocation(int(cfg.n_train), k, n_dom, float(cfg.regimes[regime]))
+    counts = allocation(cfg, regime, k)
     rng = np.random.default_rng(seed)
     pool = sample_pool(feats, counts, rng)
     n_lab = int(round(cfg.label_fraction * len(pool)))
@@ -65,6 +80,7 @@ def run_regime(feats: dict, cfg, regime: str, seed: int) -> pd.DataFrame:
 
     predictions = {}
     for method in cfg.methods:
+        start = time.perf_counter()
         if method == "zero_shot":
             predictions[method] = baselines.zero_shot(protos, x_test, cfg.model.tau)
         elif method == "dpa":
@@ -78,6 +94,7 @@ def run_regime(feats: dict, cfg, regime: str, seed: int) -> pd.DataFrame:
             predictions[method] = _predict(head, x_test)
         else:
             raise ValueError(f"methods: unknown method {method!r}")
+        print(f"{regime} seed {seed} {method}: {time.perf_counter() - start:.1f} s", flush=True)
 
     n_lab_cell = np.zeros_like(counts)
     np.add.at(n_lab_cell, (feats["pool_y"][lab], feats["pool_d"][lab]), 1)

@@ -1,5 +1,5 @@
-"""The stages the Snakemake rules call (`python -m neurips26 hyperidac <stage> ...`): the feature cache, the runs,
-tables, figures, claims."""
+"""The stages the Snakemake rules call (`python -m neurips26 hyperidac <stage> ...`): the feature cache, the runs (one
+job per regime x seed, or per seed), every table in one job, every figure in one job, the claims."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
     claims_stage,
-    figure_stage,
     prepared_data_dir,
     require_embedded,
 )
@@ -21,6 +20,9 @@ from neurips26.common.stage import (
 data, experiments, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.hyperidac", "data", "experiments", "figures", "paper_claims", "tables"
 )
+
+TABLES = ("allocation", "main", "ablation", "cells")
+FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}   # figure -> the table it is drawn from
 
 
 def features(ctx: StageContext) -> None:
@@ -35,40 +37,56 @@ def features(ctx: StageContext) -> None:
 
 
 def run(ctx: StageContext) -> None:
-    """--input features.npz --output runs/<regime>/seed<N>.csv; run.regime"""
-    regime = ctx.cfg.run.regime
-    if regime not in ctx.cfg.regimes:
-        raise UserError(f"run.regime: {regime!r} is not one of {', '.join(ctx.cfg.regimes)}")
+    """--input features.npz --output runs/<part>/seed<N>.csv (--seed N) or runs/all/seeds.csv (no --seed: every seed
+    of the config); run.part = a regime, or `all` (every regime)"""
+    part = ctx.cfg.run.part
+    if part != "all" and part not in ctx.cfg.regimes:
+        raise UserError(f"run.part: {part!r} is neither `all` nor one of the regimes {', '.join(ctx.cfg.regimes)}")
     if len(ctx.inputs) != 1:
         raise UserError("run reads one file: --input features.npz")
-    seed = ctx.require_seed()
+    import pandas as pd
     import torch
 
     torch.use_deterministic_algorithms(True, warn_only=True)
-    seed_everything(seed)
-    write_csv(ctx.output, experiments.run_regime(data.load_features(ctx.inputs[0]), ctx.cfg, str(regime), seed))
+    regimes = list(ctx.cfg.regimes) if part == "all" else [str(part)]
+    feats = data.load_features(ctx.inputs[0])
+    frames = []
+    for seed in [ctx.seed] if ctx.seed is not None else [int(s) for s in ctx.cfg.seeds]:
+        seed_everything(seed)
+        frames.append(experiments.run_seed(feats, ctx.cfg, seed, regimes))
+    write_csv(ctx.output, pd.concat(frames, ignore_index=True))
 
 
-def _from_runs(build: Callable) -> Callable[[StageContext], None]:
-    def stage(ctx: StageContext) -> None:
-        if not ctx.inputs:
-            raise UserError("a table stage needs --input with the run CSVs")
-        write_csv(ctx.output, build(read_csvs(ctx.inputs), ctx.cfg))
+def all_tables(ctx: StageContext) -> None:
+    """--input the run CSVs --output allocation.csv main.csv ablation.csv cells.csv"""
+    if [p.stem for p in ctx.outputs] != list(TABLES):
+        raise UserError(f"tables writes --output {' '.join(t + '.csv' for t in TABLES)}")
+    if not ctx.inputs:
+        raise UserError("tables needs --input with the run CSVs")
+    runs = read_csvs(ctx.inputs)
+    built = {"allocation": tables.table_allocation(ctx.cfg), "main": tables.table_main(runs, ctx.cfg),
+             "ablation": tables.table_ablation(runs, ctx.cfg), "cells": tables.table_cells(runs, ctx.cfg)}
+    for path in ctx.outputs:
+        write_csv(path, built[path.stem])
 
-    return stage
 
+def all_figures(ctx: StageContext) -> None:
+    """--input main.csv cells.csv --output the PNGs named in FIGURES; each drawn from its saved table only."""
+    import pandas as pd
 
-def allocation(ctx: StageContext) -> None:
-    write_csv(ctx.output, tables.table_allocation(ctx.cfg))
+    from neurips26.common.plotting import save_figure
+
+    by_name = {p.stem: p for p in ctx.inputs}
+    for path in ctx.outputs:
+        if path.stem not in FIGURES or FIGURES[path.stem] not in by_name:
+            raise UserError(f"figures: no figure {path.stem!r} or its table among --input; figures: {sorted(FIGURES)}")
+        save_figure(figures.FIGURES[path.stem](pd.read_csv(by_name[FIGURES[path.stem]])), path)
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "features": features,
     "run": run,
-    "table_allocation": allocation,
-    "table_cells": _from_runs(deferred(tables, "table_cells")),
-    "table_main": _from_runs(deferred(tables, "table_main")),
-    "table_ablation": _from_runs(deferred(tables, "table_ablation")),
-    **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
+    "tables": all_tables,
+    "figures": all_figures,
     "claims": claims_stage(deferred(paper_claims, "build"), ("allocation", "main", "ablation")),
 }

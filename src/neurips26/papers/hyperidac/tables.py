@@ -22,7 +22,7 @@ def table_allocation(cfg) -> pd.DataFrame:
     rows = []
     k, n_dom = 10, len(cfg.domains)
     for regime, gamma in cfg.regimes.items():
-        counts = dci_allocation(int(cfg.n_train), k, n_dom, float(gamma))
+        counts = dci_allocation(int(cfg.n_train), k, n_dom, float(gamma), int(cfg.allocation.min_cell))
         row_dev = np.abs(counts.sum(1) - int(cfg.n_train) // k).max()
         col_dev = np.abs(counts.sum(0) - int(cfg.n_train) // n_dom).max()
         for c, d in np.ndindex(k, n_dom):
