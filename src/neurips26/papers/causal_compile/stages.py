@@ -11,7 +11,7 @@ import pandas as pd
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.provenance import verified_input
-from neurips26.common.stage import StageContext, require_embedded, write_claims_and_metrics
+from neurips26.common.stage import StageContext, figures_stage, require_embedded, write_claims_and_metrics
 
 # Each stage imports only what it needs (matplotlib, lxml, scipy are seconds of start-up in every job otherwise).
 
@@ -95,16 +95,10 @@ def all_tables(ctx: StageContext) -> None:
         write_csv(path, built[path.stem])
 
 
-def all_figures(ctx: StageContext) -> None:
-    """Every figure, each drawn from its saved table (--input: the tables; --output: the PNGs named in FIGURES)."""
-    from neurips26.common.plotting import save_figure
+def _figure(name: str) -> Callable:
     from neurips26.papers.causal_compile import figures
 
-    by_name = {p.stem: p for p in ctx.inputs}
-    for path in ctx.outputs:
-        if path.stem not in FIGURES or FIGURES[path.stem] not in by_name:
-            raise UserError(f"figures: no figure {path.stem!r} or its table among --input; figures: {sorted(FIGURES)}")
-        save_figure(getattr(figures, path.stem)(pd.read_csv(by_name[FIGURES[path.stem]])), path)
+    return getattr(figures, name)
 
 
 def claims(ctx: StageContext) -> None:
@@ -124,6 +118,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     "real_text": run_real_text,
     "tables": all_tables,
-    "figures": all_figures,
+    "figures": figures_stage(FIGURES, _figure),
     "claims": claims,
 }

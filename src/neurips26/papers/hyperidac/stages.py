@@ -12,6 +12,7 @@ from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
     claims_stage,
+    figures_stage,
     prepared_data_dir,
     require_embedded,
 )
@@ -70,23 +71,10 @@ def all_tables(ctx: StageContext) -> None:
         write_csv(path, built[path.stem])
 
 
-def all_figures(ctx: StageContext) -> None:
-    """--input main.csv cells.csv --output the PNGs named in FIGURES; each drawn from its saved table only."""
-    import pandas as pd
-
-    from neurips26.common.plotting import save_figure
-
-    by_name = {p.stem: p for p in ctx.inputs}
-    for path in ctx.outputs:
-        if path.stem not in FIGURES or FIGURES[path.stem] not in by_name:
-            raise UserError(f"figures: no figure {path.stem!r} or its table among --input; figures: {sorted(FIGURES)}")
-        save_figure(figures.FIGURES[path.stem](pd.read_csv(by_name[FIGURES[path.stem]])), path)
-
-
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "features": features,
     "run": run,
     "tables": all_tables,
-    "figures": all_figures,
+    "figures": figures_stage(FIGURES, lambda name: figures.FIGURES[name]),
     "claims": claims_stage(deferred(paper_claims, "build"), ("allocation", "main", "ablation")),
 }
