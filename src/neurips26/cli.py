@@ -3,6 +3,8 @@
     python -m neurips26 mec_mmd config --output results/mec_mmd/config.yaml scale=tiny
     python -m neurips26 mec_mmd run_bias --config results/mec_mmd/config.yaml --seed 0 --output runs/bias/seed0.csv
     python -m neurips26 mec_mmd run_bias --seed 0 --output /tmp/bias.csv scale=tiny bias.replicates=50
+    python -m neurips26 mec_mmd table_main --config C --input R0 R1 --output T :: figure_bias_vs_noise --config C \
+        --input T --output F                 # several stages, in order, in one process (a paper's summary job)
     python -m neurips26 report --output results/all --inputs ...
     python -m neurips26 data <dataset_id> --mode embedded|real
     python -m neurips26 dvc-yaml [--check]
@@ -42,23 +44,52 @@ def split_overrides(argv: list[str]) -> tuple[list[str], list[str]]:
     return [a for a in argv if a not in overrides], overrides
 
 
+# Separates the stages of one call: `python -m neurips26 <paper_id> STAGE ARGS :: STAGE ARGS ...` runs them in order in one
+# process, so that a paper's tables, figures and claims (seconds each, mostly interpreter and library start-up) are one job.
+STEP_SEPARATOR = "::"
+
+
+def split_steps(argv: list[str]) -> list[list[str]]:
+    steps: list[list[str]] = [[]]
+    for arg in argv:
+        if arg == STEP_SEPARATOR:
+            steps.append([])
+        else:
+            steps[-1].append(arg)
+    if any(not step for step in steps):
+        raise UserError(f"empty stage around {STEP_SEPARATOR!r}: give STAGE [options] between separators")
+    return steps
+
+
 def run_paper_stage(paper_id: str, argv: list[str]) -> None:
-    from neurips26.common import config as configuration
     from neurips26.common.registry import get_paper
-    from neurips26.common.seeding import set_threads
-    from neurips26.common.stage import StageContext
 
     paper = get_paper(paper_id)
     if not paper.implemented:
         raise UserError(f"paper {paper_id!r} is planned, not implemented: it has no stages yet")
+    stages = importlib.import_module(f"neurips26.papers.{paper_id}.stages").STAGES
+    steps = [_paper_parser_args(step) for step in split_steps(argv)]
+    for args in steps:  # every stage name is checked before any stage runs
+        if args.stage not in ("config", *stages):
+            known = ", ".join(["config", *stages])
+            raise UserError(f"unknown stage {args.stage!r} for paper {paper_id!r}; known stages: {known}")
+    for args in steps:
+        run_one_stage(paper_id, stages, args)
+
+
+def _paper_parser_args(argv: list[str]) -> argparse.Namespace:
     options, overrides = split_overrides(argv)
     args = _paper_parser().parse_args(options)
     args.overrides = overrides
+    return args
+
+
+def run_one_stage(paper_id: str, stages: dict, args: argparse.Namespace) -> None:
+    from neurips26.common import config as configuration
+    from neurips26.common.seeding import set_threads
+    from neurips26.common.stage import StageContext
+
     set_threads(args.threads)
-    stages = importlib.import_module(f"neurips26.papers.{paper_id}.stages").STAGES
-    known = ["config", *stages]
-    if args.stage not in known:
-        raise UserError(f"unknown stage {args.stage!r} for paper {paper_id!r}; known stages: {', '.join(known)}")
     if args.config:
         cfg = configuration.load_resolved(args.config, args.overrides)
     else:

@@ -232,7 +232,7 @@ def test_the_cluster_papers_cover_every_rule_kind(cluster):
     computed = set(cluster.planned) - cluster.local
     assert gpu_rules() & computed, "a GPU-requesting rule"
     assert any(cluster.planned[rule] > 1 and rule.endswith("_run") for rule in computed), "a sweep of run jobs"
-    assert any(rule.endswith("_claims") for rule in computed), "a summary group (tables, figures, claims)"
+    assert any(rule.endswith("_summary") for rule in computed), "a summary job (tables, figures, claims)"
     assert {"data_prepare", "report_build"} <= set(cluster.planned) & cluster.local, "local rules"
     assert any(rule.endswith("_config") for rule in set(cluster.planned) & cluster.local)
 

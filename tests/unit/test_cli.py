@@ -45,3 +45,24 @@ def test_config_stage_writes_the_resolved_config(repo_root, tmp_path):
     assert result.returncode == 0, result.stderr
     text = out.read_text()
     assert "scale_name: tiny" in text and "- 3" in text
+
+
+def test_stages_separated_by_double_colon_run_in_order_in_one_call(repo_root, tmp_path):
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    result = run_cli(repo_root, "mec_mmd", "config", "--output", str(first), "scale=tiny", "::",
+                     "config", "--output", str(second), "scale=tiny", "seeds=[7]")
+    assert result.returncode == 0, result.stderr
+    # each step keeps its own overrides
+    assert "- 7" in second.read_text() and "- 7" not in first.read_text()
+
+
+def test_an_unknown_later_stage_stops_the_call_before_any_stage_writes(repo_root, tmp_path):
+    first = tmp_path / "a.yaml"
+    result = run_cli(repo_root, "mec_mmd", "config", "--output", str(first), "::", "figure_nothing", "--output", "x.png")
+    assert result.returncode == 2 and "unknown stage 'figure_nothing'" in result.stderr
+    assert not first.exists()
+
+
+def test_an_empty_step_is_an_error(repo_root, tmp_path):
+    result = run_cli(repo_root, "mec_mmd", "config", "--output", str(tmp_path / "a.yaml"), "::")
+    assert result.returncode == 2 and "empty stage" in result.stderr

@@ -79,75 +79,58 @@ rule causal_compile_real_text:
         " --output {output.statements} {output.table} > {log} 2>&1"
 
 
-rule causal_compile_tables:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule causal_compile_summary:
     group:
         "causal_compile_summary"
     input:
         config="results/causal_compile/config.yaml",
         runs=expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
-        code=code_files("causal_compile", "tables", "stages"),
+        real="results/causal_compile/tables/real_text.csv",
+        code=code_files("causal_compile", *CAUSAL_COMPILE_PRESENTATION, "stages"),
     output:
-        expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
-    log:
-        "logs/causal_compile/tables.log",
-    benchmark:
-        "logs/causal_compile/benchmarks/tables.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 causal_compile tables --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-# All four figures in one job (one matplotlib start-up); each is drawn from its saved table only.
-rule causal_compile_figures:
-    group:
-        "causal_compile_summary"
-    input:
-        config="results/causal_compile/config.yaml",
-        tables=expand("results/causal_compile/tables/{table}.csv", table=sorted(set(CAUSAL_COMPILE_FIGURES.values()))),
-        code=code_files("causal_compile", "figures", "stages"),
-    output:
-        report(
+        tables=expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
+        figures=report(
             expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
             caption="../report/causal_compile_figure.rst",
             category="causal_compile",
             subcategory="figures",
         ),
-    log:
-        "logs/causal_compile/figures.log",
-    benchmark:
-        "logs/causal_compile/benchmarks/figures.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 causal_compile figures --config {input.config} --input {input.tables}"
-        " --output {output} > {log} 2>&1"
-
-
-rule causal_compile_claims:
-    group:
-        "causal_compile_summary"
-    input:
-        config="results/causal_compile/config.yaml",
-        tables=expand(
-            "results/causal_compile/tables/{table}.csv", table=[*CAUSAL_COMPILE_TABLES, "real_text"]
-        ),
-        kernels=expand("results/causal_compile/runs/seed{seed}/kernels.csv", seed=SEEDS),
-        figures=expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
-        code=code_files("causal_compile", "paper_claims", "stages"),
-    output:
         claims="results/causal_compile/claims.json",
         metrics="results/causal_compile/metrics.json",
+    params:
+        steps=stage_steps(
+            "causal_compile",
+            [
+                (
+                    "tables",
+                    expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
+                    expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
+                ),
+                (
+                    "figures",
+                    expand("results/causal_compile/tables/{table}.csv", table=sorted(set(CAUSAL_COMPILE_FIGURES.values()))),
+                    expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
+                ),
+                claims_step(
+                    "causal_compile",
+                    [
+                        *expand("results/causal_compile/tables/{table}.csv", table=[*CAUSAL_COMPILE_TABLES, "real_text"]),
+                        *expand("results/causal_compile/runs/seed{seed}/kernels.csv", seed=SEEDS),
+                    ],
+                ),
+            ],
+        ),
     log:
-        "logs/causal_compile/claims.log",
+        "logs/causal_compile/summary.log",
     benchmark:
-        "logs/causal_compile/benchmarks/claims.tsv"
+        "logs/causal_compile/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 causal_compile claims --config {input.config} --input {input.tables} {input.kernels}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 causal_compile {params.steps} > {log} 2>&1"
+
+
+# All four figures in one job (one matplotlib start-up); each is drawn from its saved table only.

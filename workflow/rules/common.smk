@@ -90,3 +90,34 @@ def report_inputs():
 def artifact_producers(paths):
     """JSON for the report: artifact path -> the rule that wrote it."""
     return json.dumps({path: producing_rule(path) for path in paths})
+
+
+
+def stage_steps(paper_id, steps):
+    """The arguments of one `python -m neurips26 <paper_id> ...` call that runs several stages in order in one process
+    (`::` between them, see neurips26/cli.py), each with the paper's resolved config: `steps` is a list of (stage,
+    inputs, outputs). A paper's summary job uses it, so its tables, figures and claims (seconds each, mostly start-up)
+    pay the interpreter's and the libraries' start-up once; each step still reads only saved files."""
+    config_path = f"results/{paper_id}/config.yaml"
+    return " :: ".join(
+        " ".join([stage, "--config", config_path, "--input", *inputs, "--output", *outputs])
+        for stage, inputs, outputs in steps
+    )
+
+
+def table_steps(paper_id, inputs_by_table):
+    """Summary steps `table_<name>`: {table name: its input files} -> results/<paper_id>/tables/<name>.csv."""
+    return [(f"table_{name}", list(inputs), [f"results/{paper_id}/tables/{name}.csv"]) for name, inputs in inputs_by_table.items()]
+
+
+def figure_steps(paper_id, table_by_figure):
+    """Summary steps `figure_<name>`: {figure name: the table it is drawn from} -> results/<paper_id>/figures/<name>.png."""
+    return [
+        (f"figure_{name}", [f"results/{paper_id}/tables/{table}.csv"], [f"results/{paper_id}/figures/{name}.png"])
+        for name, table in table_by_figure.items()
+    ]
+
+
+def claims_step(paper_id, inputs):
+    """The last summary step: claims.json and metrics.json from the given tables."""
+    return ("claims", list(inputs), [f"results/{paper_id}/claims.json", f"results/{paper_id}/metrics.json"])

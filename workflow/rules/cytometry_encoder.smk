@@ -259,77 +259,42 @@ rule cytometry_encoder_umap:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule cytometry_encoder_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule cytometry_encoder_summary:
     group:
         "cytometry_encoder_summary"
     input:
-        config=f"{CYTO}/config.yaml",
-        runs=lambda w: CYTO_TABLE_INPUTS[w.table],
-        code=code_files("cytometry_encoder", "tables"),
+        config="results/cytometry_encoder/config.yaml",
+        runs=sorted({path for paths in CYTO_TABLE_INPUTS.values() for path in paths}),
+        real=f"{CYTO}/runs/real_embeddings.npz",
+        umap=f"{CYTO}/tables/umap.csv",
+        code=code_files("cytometry_encoder", "tables", "figures", "paper_claims"),
     output:
-        f"{CYTO}/tables/{{table}}.csv",
-    wildcard_constraints:
-        table="|".join(CYTO_TABLE_INPUTS),
-    log:
-        "logs/cytometry_encoder/table_{table}.log",
-    benchmark:
-        "logs/cytometry_encoder/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 cytometry_encoder table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule cytometry_encoder_figure:
-    group:
-        "cytometry_encoder_summary"
-    input:
-        config=f"{CYTO}/config.yaml",
-        table=lambda w: f"{CYTO}/tables/{CYTO_FIGURES[w.figure]}.csv",
-        code=code_files("cytometry_encoder", "figures"),
-    output:
-        report(
-            f"{CYTO}/figures/{{figure}}.png",
+        tables=expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_TABLE_INPUTS),
+        figures=report(
+            expand(f"{CYTO}/figures/{{figure}}.png", figure=CYTO_FIGURES),
             caption="../report/cytometry_encoder_figure.rst",
             category="cytometry_encoder",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(CYTO_FIGURES),
+        claims="results/cytometry_encoder/claims.json",
+        metrics="results/cytometry_encoder/metrics.json",
+    params:
+        steps=stage_steps(
+            "cytometry_encoder",
+            [
+                *table_steps("cytometry_encoder", CYTO_TABLE_INPUTS),
+                *figure_steps("cytometry_encoder", CYTO_FIGURES),
+                claims_step("cytometry_encoder", expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_CLAIM_TABLES)),
+            ],
+        ),
     log:
-        "logs/cytometry_encoder/figure_{figure}.log",
+        "logs/cytometry_encoder/summary.log",
     benchmark:
-        "logs/cytometry_encoder/benchmarks/figure_{figure}.tsv"
+        "logs/cytometry_encoder/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 cytometry_encoder figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule cytometry_encoder_claims:
-    group:
-        "cytometry_encoder_summary"
-    input:
-        config=f"{CYTO}/config.yaml",
-        tables=expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_CLAIM_TABLES),
-        figures=expand(f"{CYTO}/figures/{{figure}}.png", figure=CYTO_FIGURES),
-        panels=f"{CYTO}/tables/panels.csv",
-        real=f"{CYTO}/runs/real_embeddings.npz",
-        code=code_files("cytometry_encoder", "paper_claims"),
-    output:
-        claims=f"{CYTO}/claims.json",
-        metrics=f"{CYTO}/metrics.json",
-    log:
-        "logs/cytometry_encoder/claims.log",
-    benchmark:
-        "logs/cytometry_encoder/benchmarks/claims.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 cytometry_encoder claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 cytometry_encoder {params.steps} > {log} 2>&1"

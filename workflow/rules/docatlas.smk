@@ -53,79 +53,46 @@ rule docatlas_run:
         " --input {input.reports} {input.manuals} --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule docatlas_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule docatlas_summary:
     group:
         "docatlas_summary"
     input:
         config="results/docatlas/config.yaml",
-        runs=lambda w: expand(
-            "results/docatlas/runs/seed{seed}/{kind}.csv",
-            kind=("episodes" if DOCATLAS_TABLES[w.table] == "episodes" else "rl_curve"),
-            seed=SEEDS,
-        ),
-        code=code_files("docatlas", "tables", "stages"),
+        runs=expand("results/docatlas/runs/seed{seed}/{kind}.csv", kind=["episodes", "rl_curve"], seed=SEEDS),
+        code=code_files("docatlas", *DOCATLAS_PRESENTATION),
     output:
-        "results/docatlas/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(DOCATLAS_TABLES),
-    log:
-        "logs/docatlas/table_{table}.log",
-    benchmark:
-        "logs/docatlas/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 docatlas table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule docatlas_figure:
-    group:
-        "docatlas_summary"
-    input:
-        config="results/docatlas/config.yaml",
-        table=lambda w: f"results/docatlas/tables/{DOCATLAS_FIGURES[w.figure]}.csv",
-        code=code_files("docatlas", "figures"),
-    output:
-        report(
-            "results/docatlas/figures/{figure}.png",
+        tables=expand("results/docatlas/tables/{table}.csv", table=DOCATLAS_TABLES),
+        figures=report(
+            expand("results/docatlas/figures/{figure}.png", figure=DOCATLAS_FIGURES),
             caption="../report/docatlas_figure.rst",
             category="docatlas",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(DOCATLAS_FIGURES),
-    log:
-        "logs/docatlas/figure_{figure}.log",
-    benchmark:
-        "logs/docatlas/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 docatlas figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule docatlas_claims:
-    group:
-        "docatlas_summary"
-    input:
-        config="results/docatlas/config.yaml",
-        tables=expand("results/docatlas/tables/{table}.csv", table=DOCATLAS_TABLES),
-        figures=expand("results/docatlas/figures/{figure}.png", figure=DOCATLAS_FIGURES),
-        code=code_files("docatlas", "paper_claims", "stages"),
-    output:
         claims="results/docatlas/claims.json",
         metrics="results/docatlas/metrics.json",
+    params:
+        steps=stage_steps(
+            "docatlas",
+            [
+                *table_steps(
+                    "docatlas",
+                    {
+                        table: expand("results/docatlas/runs/seed{seed}/{kind}.csv", kind=kind, seed=SEEDS)
+                        for table, kind in DOCATLAS_TABLES.items()
+                    },
+                ),
+                *figure_steps("docatlas", DOCATLAS_FIGURES),
+                claims_step("docatlas", expand("results/docatlas/tables/{table}.csv", table=DOCATLAS_TABLES)),
+            ],
+        ),
     log:
-        "logs/docatlas/claims.log",
+        "logs/docatlas/summary.log",
     benchmark:
-        "logs/docatlas/benchmarks/claims.tsv"
+        "logs/docatlas/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 docatlas claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 docatlas {params.steps} > {log} 2>&1"

@@ -78,101 +78,46 @@ rule docptbench_examples:
         " --threads {threads} > {log} 2>&1"
 
 
-rule docptbench_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule docptbench_summary:
     group:
         "docptbench_summary"
     input:
         config="results/docptbench/config.yaml",
         runs=DOCPTBENCH_RUNS,
-        code=code_files("docptbench", "tables"),
-    output:
-        "results/docptbench/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(DOCPTBENCH_TABLES),
-    log:
-        "logs/docptbench/table_{table}.log",
-    benchmark:
-        "logs/docptbench/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 docptbench table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule docptbench_figure:
-    group:
-        "docptbench_summary"
-    input:
-        config="results/docptbench/config.yaml",
-        table=lambda w: f"results/docptbench/tables/{DOCPTBENCH_FIGURES[w.figure]}.csv",
-        code=code_files("docptbench", "figures", "tables"),
-    output:
-        report(
-            "results/docptbench/figures/{figure}.png",
-            caption="../report/docptbench_figure.rst",
-            category="docptbench",
-            subcategory="figures",
-        ),
-    wildcard_constraints:
-        figure="|".join(DOCPTBENCH_FIGURES),
-    log:
-        "logs/docptbench/figure_{figure}.log",
-    benchmark:
-        "logs/docptbench/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 docptbench figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule docptbench_figure_examples:
-    group:
-        "docptbench_summary"
-    input:
-        config="results/docptbench/config.yaml",
         arrays="results/docptbench/runs/examples.npz",
-        code=code_files("docptbench", "figures", "tables"),
+        code=code_files("docptbench", "tables", "figures", "paper_claims"),
     output:
-        report(
-            "results/docptbench/figures/degradation_examples.png",
+        tables=expand("results/docptbench/tables/{table}.csv", table=DOCPTBENCH_TABLES),
+        figures=report(
+            expand("results/docptbench/figures/{figure}.png", figure=[*DOCPTBENCH_FIGURES, "degradation_examples"]),
             caption="../report/docptbench_figure.rst",
             category="docptbench",
             subcategory="figures",
         ),
-    log:
-        "logs/docptbench/figure_degradation_examples.log",
-    benchmark:
-        "logs/docptbench/benchmarks/figure_degradation_examples.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 docptbench figure_degradation_examples --config {input.config} --input {input.arrays}"
-        " --output {output} > {log} 2>&1"
-
-
-rule docptbench_claims:
-    group:
-        "docptbench_summary"
-    input:
-        config="results/docptbench/config.yaml",
-        tables=expand("results/docptbench/tables/{table}.csv", table=DOCPTBENCH_TABLES),
-        figures=expand("results/docptbench/figures/{figure}.png", figure=[*DOCPTBENCH_FIGURES, "degradation_examples"]),
-        code=code_files("docptbench", "paper_claims"),
-    output:
         claims="results/docptbench/claims.json",
         metrics="results/docptbench/metrics.json",
+    params:
+        steps=stage_steps(
+            "docptbench",
+            [
+                *table_steps("docptbench", {table: DOCPTBENCH_RUNS for table in DOCPTBENCH_TABLES}),
+                *figure_steps("docptbench", DOCPTBENCH_FIGURES),
+                (
+                    "figure_degradation_examples",
+                    ["results/docptbench/runs/examples.npz"],
+                    ["results/docptbench/figures/degradation_examples.png"],
+                ),
+                claims_step("docptbench", expand("results/docptbench/tables/{table}.csv", table=DOCPTBENCH_TABLES)),
+            ],
+        ),
     log:
-        "logs/docptbench/claims.log",
+        "logs/docptbench/summary.log",
     benchmark:
-        "logs/docptbench/benchmarks/claims.tsv"
+        "logs/docptbench/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 docptbench claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 docptbench {params.steps} > {log} 2>&1"

@@ -131,80 +131,55 @@ rule docscope_run_real:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule docscope_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule docscope_summary:
     group:
         "docscope_summary"
     input:
         config="results/docscope/config.yaml",
-        runs=lambda w: (
-            ["results/docscope/runs/real.csv"]
-            if w.table == "real"
-            else expand(f"results/docscope/{DOCSCOPE_TABLE_INPUTS[w.table]}", seed=SEEDS)
-        ),
-        code=code_files("docscope", "tables", "scorers"),
+        runs=[
+            "results/docscope/runs/real.csv",
+            *sorted({path for pattern in DOCSCOPE_TABLE_INPUTS.values() for path in expand(f"results/docscope/{pattern}", seed=SEEDS)}),
+        ],
+        code=code_files("docscope", "tables", "scorers", "figures", "paper_claims"),
     output:
-        "results/docscope/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(DOCSCOPE_TABLES),
-    log:
-        "logs/docscope/table_{table}.log",
-    benchmark:
-        "logs/docscope/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 docscope table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule docscope_figure:
-    group:
-        "docscope_summary"
-    input:
-        config="results/docscope/config.yaml",
-        table=lambda w: f"results/docscope/tables/{DOCSCOPE_FIGURES[w.figure]}.csv",
-        code=code_files("docscope", "figures"),
-    output:
-        report(
-            "results/docscope/figures/{figure}.png",
+        tables=expand("results/docscope/tables/{table}.csv", table=DOCSCOPE_TABLES),
+        figures=report(
+            expand("results/docscope/figures/{figure}.png", figure=DOCSCOPE_FIGURES),
             caption="../report/docscope_figure.rst",
             category="docscope",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(DOCSCOPE_FIGURES),
-    log:
-        "logs/docscope/figure_{figure}.log",
-    benchmark:
-        "logs/docscope/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 docscope figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule docscope_claims:
-    group:
-        "docscope_summary"
-    input:
-        config="results/docscope/config.yaml",
-        tables=expand("results/docscope/tables/{table}.csv", table=["main", "dispersion", "oracle", "judge_kappa"]),
-        real="results/docscope/tables/real.csv",
-        figures=expand("results/docscope/figures/{figure}.png", figure=DOCSCOPE_FIGURES),
-        code=code_files("docscope", "paper_claims"),
-    output:
         claims="results/docscope/claims.json",
         metrics="results/docscope/metrics.json",
+    params:
+        steps=stage_steps(
+            "docscope",
+            [
+                *table_steps(
+                    "docscope",
+                    {
+                        **{
+                            table: expand(f"results/docscope/{pattern}", seed=SEEDS)
+                            for table, pattern in DOCSCOPE_TABLE_INPUTS.items()
+                        },
+                        "real": ["results/docscope/runs/real.csv"],
+                    },
+                ),
+                *figure_steps("docscope", DOCSCOPE_FIGURES),
+                claims_step(
+                    "docscope",
+                    expand("results/docscope/tables/{table}.csv", table=["main", "dispersion", "oracle", "judge_kappa"]),
+                ),
+            ],
+        ),
     log:
-        "logs/docscope/claims.log",
+        "logs/docscope/summary.log",
     benchmark:
-        "logs/docscope/benchmarks/claims.tsv"
+        "logs/docscope/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 docscope claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 docscope {params.steps} > {log} 2>&1"

@@ -118,102 +118,64 @@ rule dodge_it_eval:
         " --input {input.policies} --output {output.episodes} {output.frames} --threads {threads} > {log} 2>&1"
 
 
-rule dodge_it_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule dodge_it_summary:
     group:
         "dodge_it_summary"
     input:
         config="results/dodge_it/config.yaml",
-        runs=lambda w: expand(DODGE_IT_SEED_RUNS[DODGE_IT_TABLES[w.table]], seed=SEEDS, kind=DODGE_IT_RL),
-        code=code_files("dodge_it", "tables"),
+        runs=sorted({
+            path for kind in DODGE_IT_SEED_RUNS for path in expand(DODGE_IT_SEED_RUNS[kind], seed=SEEDS, kind=DODGE_IT_RL)
+        }),
+        frames=f"results/dodge_it/runs/seed{SEEDS[0]}/frames.npz",
+        code=code_files("dodge_it", *DODGE_IT_PRESENTATION),
     output:
-        "results/dodge_it/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(DODGE_IT_TABLES),
-    log:
-        "logs/dodge_it/table_{table}.log",
-    benchmark:
-        "logs/dodge_it/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 dodge_it table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule dodge_it_figure:
-    group:
-        "dodge_it_summary"
-    input:
-        config="results/dodge_it/config.yaml",
-        table=lambda w: f"results/dodge_it/tables/{DODGE_IT_FIGURES[w.figure]}.csv",
-        code=code_files("dodge_it", "figures"),
-    output:
-        report(
-            "results/dodge_it/figures/{figure}.png",
+        tables=expand("results/dodge_it/tables/{table}.csv", table=DODGE_IT_TABLES),
+        figures=report(
+            expand("results/dodge_it/figures/{figure}.png", figure=DODGE_IT_FIGURES),
             caption="../report/dodge_it_figure.rst",
             category="dodge_it",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(DODGE_IT_FIGURES),
-    log:
-        "logs/dodge_it/figure_{figure}.log",
-    benchmark:
-        "logs/dodge_it/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 dodge_it figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule dodge_it_figure_frames:
-    group:
-        "dodge_it_summary"
-    input:
-        config="results/dodge_it/config.yaml",
-        frames=f"results/dodge_it/runs/seed{SEEDS[0]}/frames.npz",
-        code=code_files("dodge_it", "figures"),
-    output:
-        report(
+        frames=report(
             "results/dodge_it/figures/rollout_frames.png",
             caption="../report/dodge_it_frames.rst",
             category="dodge_it",
             subcategory="figures",
         ),
-    log:
-        "logs/dodge_it/figure_rollout_frames.log",
-    benchmark:
-        "logs/dodge_it/benchmarks/figure_rollout_frames.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 dodge_it figure_rollout_frames --config {input.config} --input {input.frames}"
-        " --output {output} > {log} 2>&1"
-
-
-rule dodge_it_claims:
-    group:
-        "dodge_it_summary"
-    input:
-        config="results/dodge_it/config.yaml",
-        tables=expand("results/dodge_it/tables/{table}.csv", table=["safelibero_proxy", "trace_vs_contacts", "per_seed"]),
-        other=["results/dodge_it/tables/rl_curves.csv"],
-        figures=expand("results/dodge_it/figures/{figure}.png", figure=[*DODGE_IT_FIGURES, "rollout_frames"]),
-        code=code_files("dodge_it", "paper_claims"),
-    output:
         claims="results/dodge_it/claims.json",
         metrics="results/dodge_it/metrics.json",
+    params:
+        steps=stage_steps(
+            "dodge_it",
+            [
+                *table_steps(
+                    "dodge_it",
+                    {
+                        table: expand(DODGE_IT_SEED_RUNS[kind], seed=SEEDS, kind=DODGE_IT_RL)
+                        for table, kind in DODGE_IT_TABLES.items()
+                    },
+                ),
+                *figure_steps("dodge_it", DODGE_IT_FIGURES),
+                # the first seed's saved rollout frames
+                (
+                    "figure_rollout_frames",
+                    [f"results/dodge_it/runs/seed{SEEDS[0]}/frames.npz"],
+                    ["results/dodge_it/figures/rollout_frames.png"],
+                ),
+                claims_step(
+                    "dodge_it",
+                    expand("results/dodge_it/tables/{table}.csv", table=["safelibero_proxy", "trace_vs_contacts", "per_seed"]),
+                ),
+            ],
+        ),
     log:
-        "logs/dodge_it/claims.log",
+        "logs/dodge_it/summary.log",
     benchmark:
-        "logs/dodge_it/benchmarks/claims.tsv"
+        "logs/dodge_it/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 dodge_it claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 dodge_it {params.steps} > {log} 2>&1"

@@ -162,76 +162,40 @@ rule ensemble_mi_run_floor:
         " --threads {threads} > {log} 2>&1"
 
 
-rule ensemble_mi_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule ensemble_mi_summary:
     group:
         "ensemble_mi_summary"
     input:
         config="results/ensemble_mi/config.yaml",
-        runs=lambda w: ENSEMBLE_MI_TABLES[w.table],
-        code=code_files("ensemble_mi", "tables"),
+        runs=sorted({path for paths in ENSEMBLE_MI_TABLES.values() for path in paths}),
+        code=code_files("ensemble_mi", "tables", "figures", "paper_claims"),
     output:
-        "results/ensemble_mi/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(ENSEMBLE_MI_TABLES),
-    log:
-        "logs/ensemble_mi/table_{table}.log",
-    benchmark:
-        "logs/ensemble_mi/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 ensemble_mi table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule ensemble_mi_figure:
-    group:
-        "ensemble_mi_summary"
-    input:
-        config="results/ensemble_mi/config.yaml",
-        table=lambda w: f"results/ensemble_mi/tables/{ENSEMBLE_MI_FIGURES[w.figure]}.csv",
-        code=code_files("ensemble_mi", "figures"),
-    output:
-        report(
-            "results/ensemble_mi/figures/{figure}.png",
+        tables=expand("results/ensemble_mi/tables/{table}.csv", table=ENSEMBLE_MI_TABLES),
+        figures=report(
+            expand("results/ensemble_mi/figures/{figure}.png", figure=ENSEMBLE_MI_FIGURES),
             caption="../report/ensemble_mi_figure.rst",
             category="ensemble_mi",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(ENSEMBLE_MI_FIGURES),
-    log:
-        "logs/ensemble_mi/figure_{figure}.log",
-    benchmark:
-        "logs/ensemble_mi/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 ensemble_mi figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule ensemble_mi_claims:
-    group:
-        "ensemble_mi_summary"
-    input:
-        config="results/ensemble_mi/config.yaml",
-        tables=expand("results/ensemble_mi/tables/{table}.csv", table=["main", "floor", "estimator"]),
-        selected="results/ensemble_mi/tables/selected_models.csv",
-        figures=expand("results/ensemble_mi/figures/{figure}.png", figure=ENSEMBLE_MI_FIGURES),
-        code=code_files("ensemble_mi", "paper_claims"),
-    output:
         claims="results/ensemble_mi/claims.json",
         metrics="results/ensemble_mi/metrics.json",
+    params:
+        steps=stage_steps(
+            "ensemble_mi",
+            [
+                *table_steps("ensemble_mi", ENSEMBLE_MI_TABLES),
+                *figure_steps("ensemble_mi", ENSEMBLE_MI_FIGURES),
+                claims_step("ensemble_mi", expand("results/ensemble_mi/tables/{table}.csv", table=["main", "floor", "estimator"])),
+            ],
+        ),
     log:
-        "logs/ensemble_mi/claims.log",
+        "logs/ensemble_mi/summary.log",
     benchmark:
-        "logs/ensemble_mi/benchmarks/claims.tsv"
+        "logs/ensemble_mi/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 ensemble_mi claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 ensemble_mi {params.steps} > {log} 2>&1"

@@ -68,99 +68,54 @@ rule kondo_gate_run:
         " --output {output.run} {output.wallclock} --threads {threads} > {log} 2>&1"
 
 
-rule kondo_gate_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule kondo_gate_summary:
     group:
         "kondo_gate_summary"
     input:
         config="results/kondo_gate/config.yaml",
-        runs=lambda w: expand(
-            "results/kondo_gate/runs/{task}/seed{seed}.csv", task=KONDO_GATE_TABLES[w.table], seed=SEEDS
-        ),
-        code=code_files("kondo_gate", "tables"),
+        runs=expand("results/kondo_gate/runs/{task}/seed{seed}.csv", task=["bandit", *KONDO_GATE_TASKS], seed=SEEDS),
+        wallclock=expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
+        code=code_files("kondo_gate", "tables", "figures", "paper_claims"),
     output:
-        "results/kondo_gate/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(KONDO_GATE_TABLES),
-    log:
-        "logs/kondo_gate/table_{table}.log",
-    benchmark:
-        "logs/kondo_gate/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 kondo_gate table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-# Wall-clock beside the backward-pass counts: not deterministic, so outside the manifest and never read by a claim.
-rule kondo_gate_wallclock:
-    group:
-        "kondo_gate_summary"
-    input:
-        config="results/kondo_gate/config.yaml",
-        runs=expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
-    output:
-        "results/kondo_gate/wallclock.csv",
-    log:
-        "logs/kondo_gate/wallclock.log",
-    benchmark:
-        "logs/kondo_gate/benchmarks/wallclock.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 kondo_gate table_wallclock --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule kondo_gate_figure:
-    group:
-        "kondo_gate_summary"
-    input:
-        config="results/kondo_gate/config.yaml",
-        table=lambda w: f"results/kondo_gate/tables/{KONDO_GATE_FIGURES[w.figure]}.csv",
-        code=code_files("kondo_gate", "figures"),
-    output:
-        report(
-            "results/kondo_gate/figures/{figure}.png",
+        tables=expand("results/kondo_gate/tables/{table}.csv", table=KONDO_GATE_TABLES),
+        # wall-clock beside the backward-pass counts: not deterministic, so outside the manifest and never read by a claim
+        wallclock="results/kondo_gate/wallclock.csv",
+        figures=report(
+            expand("results/kondo_gate/figures/{figure}.png", figure=KONDO_GATE_FIGURES),
             caption="../report/kondo_gate_figure.rst",
             category="kondo_gate",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(KONDO_GATE_FIGURES),
-    log:
-        "logs/kondo_gate/figure_{figure}.log",
-    benchmark:
-        "logs/kondo_gate/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 kondo_gate figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule kondo_gate_claims:
-    group:
-        "kondo_gate_summary"
-    input:
-        config="results/kondo_gate/config.yaml",
-        tables=expand("results/kondo_gate/tables/{table}.csv", table=["main", "bandit"]),
-        figures=expand("results/kondo_gate/figures/{figure}.png", figure=KONDO_GATE_FIGURES),
-        wallclock="results/kondo_gate/wallclock.csv",
-        code=code_files("kondo_gate", "paper_claims"),
-    output:
         claims="results/kondo_gate/claims.json",
         metrics="results/kondo_gate/metrics.json",
+    params:
+        steps=stage_steps(
+            "kondo_gate",
+            [
+                *table_steps(
+                    "kondo_gate",
+                    {
+                        table: expand("results/kondo_gate/runs/{task}/seed{seed}.csv", task=tasks, seed=SEEDS)
+                        for table, tasks in KONDO_GATE_TABLES.items()
+                    },
+                ),
+                (
+                    "table_wallclock",
+                    expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
+                    ["results/kondo_gate/wallclock.csv"],
+                ),
+                *figure_steps("kondo_gate", KONDO_GATE_FIGURES),
+                claims_step("kondo_gate", expand("results/kondo_gate/tables/{table}.csv", table=["main", "bandit"])),
+            ],
+        ),
     log:
-        "logs/kondo_gate/claims.log",
+        "logs/kondo_gate/summary.log",
     benchmark:
-        "logs/kondo_gate/benchmarks/claims.tsv"
+        "logs/kondo_gate/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 kondo_gate claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 kondo_gate {params.steps} > {log} 2>&1"

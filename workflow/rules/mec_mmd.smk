@@ -61,77 +61,46 @@ rule mec_mmd_run:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule mec_mmd_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each still
+# reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule mec_mmd_summary:
     group:
         "mec_mmd_summary"
     input:
         config="results/mec_mmd/config.yaml",
-        runs=lambda w: expand(
-            "results/mec_mmd/runs/{experiment}/seed{seed}.csv", experiment=MEC_MMD_TABLES[w.table], seed=SEEDS
-        ),
-        code=code_files("mec_mmd", "tables"),
+        runs=EXTRA_OUTPUTS["mec_mmd"],
+        code=code_files("mec_mmd", *MEC_MMD_PRESENTATION),
     output:
-        "results/mec_mmd/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(MEC_MMD_TABLES),
-    log:
-        "logs/mec_mmd/table_{table}.log",
-    benchmark:
-        "logs/mec_mmd/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mec_mmd table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mec_mmd_figure:
-    group:
-        "mec_mmd_summary"
-    input:
-        config="results/mec_mmd/config.yaml",
-        table=lambda w: f"results/mec_mmd/tables/{MEC_MMD_FIGURES[w.figure]}.csv",
-        code=code_files("mec_mmd", "figures"),
-    output:
-        report(
-            "results/mec_mmd/figures/{figure}.png",
+        tables=expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES),
+        figures=report(
+            expand("results/mec_mmd/figures/{figure}.png", figure=MEC_MMD_FIGURES),
             caption="../report/mec_mmd_figure.rst",
             category="mec_mmd",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(MEC_MMD_FIGURES),
-    log:
-        "logs/mec_mmd/figure_{figure}.log",
-    benchmark:
-        "logs/mec_mmd/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mec_mmd figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mec_mmd_claims:
-    group:
-        "mec_mmd_summary"
-    input:
-        config="results/mec_mmd/config.yaml",
-        tables=expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES),
-        figures=expand("results/mec_mmd/figures/{figure}.png", figure=MEC_MMD_FIGURES),
-        code=code_files("mec_mmd", "paper_claims"),
-    output:
         claims="results/mec_mmd/claims.json",
         metrics="results/mec_mmd/metrics.json",
+    params:
+        steps=stage_steps(
+            "mec_mmd",
+            [
+                *table_steps(
+                    "mec_mmd",
+                    {
+                        table: expand("results/mec_mmd/runs/{experiment}/seed{seed}.csv", experiment=experiment, seed=SEEDS)
+                        for table, experiment in MEC_MMD_TABLES.items()
+                    },
+                ),
+                *figure_steps("mec_mmd", MEC_MMD_FIGURES),
+                claims_step("mec_mmd", expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES)),
+            ],
+        ),
     log:
-        "logs/mec_mmd/claims.log",
+        "logs/mec_mmd/summary.log",
     benchmark:
-        "logs/mec_mmd/benchmarks/claims.tsv"
+        "logs/mec_mmd/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=10,
     shell:
-        "python -m neurips26 mec_mmd claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 mec_mmd {params.steps} > {log} 2>&1"

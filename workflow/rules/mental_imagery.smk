@@ -51,96 +51,46 @@ rule mental_imagery_run:
         " --output {output.run} {output.decoded} --threads {threads} > {log} 2>&1"
 
 
-rule mental_imagery_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule mental_imagery_summary:
     group:
         "mental_imagery_summary"
     input:
         config="results/mental_imagery/config.yaml",
-        runs=expand("results/mental_imagery/runs/seed{seed}.csv", seed=SEEDS),
-        code=code_files("mental_imagery", "tables"),
+        runs=expand("results/mental_imagery/runs/seed{seed}{suffix}.csv", seed=SEEDS, suffix=["", "_decoded"]),
+        code=code_files("mental_imagery", "tables", "figures", "paper_claims"),
     output:
-        "results/mental_imagery/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(MENTAL_IMAGERY_TABLES),
-    log:
-        "logs/mental_imagery/table_{table}.log",
-    benchmark:
-        "logs/mental_imagery/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mental_imagery table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mental_imagery_table_decoded:
-    group:
-        "mental_imagery_summary"
-    input:
-        config="results/mental_imagery/config.yaml",
-        runs=expand("results/mental_imagery/runs/seed{seed}_decoded.csv", seed=SEEDS),
-        code=code_files("mental_imagery", "tables"),
-    output:
-        "results/mental_imagery/tables/decoded.csv",
-    log:
-        "logs/mental_imagery/table_decoded.log",
-    benchmark:
-        "logs/mental_imagery/benchmarks/table_decoded.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mental_imagery table_decoded --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mental_imagery_figure:
-    group:
-        "mental_imagery_summary"
-    input:
-        config="results/mental_imagery/config.yaml",
-        table=lambda w: f"results/mental_imagery/tables/{MENTAL_IMAGERY_FIGURES[w.figure]}.csv",
-        code=code_files("mental_imagery", "figures"),
-    output:
-        report(
-            "results/mental_imagery/figures/{figure}.png",
+        tables=expand("results/mental_imagery/tables/{table}.csv", table=[*MENTAL_IMAGERY_TABLES, "decoded"]),
+        figures=report(
+            expand("results/mental_imagery/figures/{figure}.png", figure=MENTAL_IMAGERY_FIGURES),
             caption="../report/mental_imagery_figure.rst",
             category="mental_imagery",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(MENTAL_IMAGERY_FIGURES),
-    log:
-        "logs/mental_imagery/figure_{figure}.log",
-    benchmark:
-        "logs/mental_imagery/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mental_imagery figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mental_imagery_claims:
-    group:
-        "mental_imagery_summary"
-    input:
-        config="results/mental_imagery/config.yaml",
-        tables=expand("results/mental_imagery/tables/{table}.csv", table=MENTAL_IMAGERY_TABLES),
-        figures=expand("results/mental_imagery/figures/{figure}.png", figure=MENTAL_IMAGERY_FIGURES),
-        code=code_files("mental_imagery", "paper_claims"),
-    output:
         claims="results/mental_imagery/claims.json",
         metrics="results/mental_imagery/metrics.json",
+    params:
+        steps=stage_steps(
+            "mental_imagery",
+            [
+                *table_steps(
+                    "mental_imagery",
+                    {
+                        **{table: expand("results/mental_imagery/runs/seed{seed}.csv", seed=SEEDS) for table in MENTAL_IMAGERY_TABLES},
+                        "decoded": expand("results/mental_imagery/runs/seed{seed}_decoded.csv", seed=SEEDS),
+                    },
+                ),
+                *figure_steps("mental_imagery", MENTAL_IMAGERY_FIGURES),
+                claims_step("mental_imagery", expand("results/mental_imagery/tables/{table}.csv", table=MENTAL_IMAGERY_TABLES)),
+            ],
+        ),
     log:
-        "logs/mental_imagery/claims.log",
+        "logs/mental_imagery/summary.log",
     benchmark:
-        "logs/mental_imagery/benchmarks/claims.tsv"
+        "logs/mental_imagery/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 mental_imagery claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 mental_imagery {params.steps} > {log} 2>&1"

@@ -80,122 +80,53 @@ rule mixup_minority_lt:
         " run.dataset={wildcards.dataset} run.ratio={wildcards.ratio} > {log} 2>&1"
 
 
-rule mixup_minority_table_runs:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule mixup_minority_summary:
     group:
         "mixup_minority_summary"
     input:
         config="results/mixup_minority/config.yaml",
-        runs=lambda w: MM_LT_RUNS if w.kind == "lt" else MM_LPM_RUNS,
-        code=code_files("mixup_minority", "tables"),
+        runs=MM_LT_RUNS + MM_LPM_RUNS + MM_LPM_GRAMS,
+        code=code_files("mixup_minority", "tables", "figures", "paper_claims", "samplers", "experiments", "data"),
     output:
-        "results/mixup_minority/tables/{kind}_runs.csv",
-    wildcard_constraints:
-        kind="lt|lpm",
-    log:
-        "logs/mixup_minority/table_{kind}_runs.log",
-    benchmark:
-        "logs/mixup_minority/benchmarks/table_{kind}_runs.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mixup_minority table_{wildcards.kind}_runs --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mixup_minority_table:
-    group:
-        "mixup_minority_summary"
-    input:
-        config="results/mixup_minority/config.yaml",
-        runs=lambda w: {"main": ["results/mixup_minority/tables/lt_runs.csv"],
-                        "lpm": ["results/mixup_minority/tables/lpm_runs.csv"],
-                        "geometry": MM_LPM_GRAMS,
-                        "ablation": ["results/mixup_minority/tables/lt_runs.csv",
-                                     "results/mixup_minority/tables/lpm_runs.csv"]}[w.table],
-        code=code_files("mixup_minority", "tables"),
-    output:
-        "results/mixup_minority/tables/{table}.csv",
-    wildcard_constraints:
-        table="main|lpm|geometry|ablation",
-    log:
-        "logs/mixup_minority/table_{table}.log",
-    benchmark:
-        "logs/mixup_minority/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mixup_minority table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mixup_minority_hist:
-    group:
-        "mixup_minority_summary"
-    input:
-        config="results/mixup_minority/config.yaml",
-        code=code_files("mixup_minority", "samplers", "experiments", "data"),
-    output:
-        "results/mixup_minority/tables/mixed_label_hist.csv",
-    log:
-        "logs/mixup_minority/hist.log",
-    benchmark:
-        "logs/mixup_minority/benchmarks/hist.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mixup_minority run_hist --config {input.config} --output {output} > {log} 2>&1"
-
-
-rule mixup_minority_figure:
-    group:
-        "mixup_minority_summary"
-    input:
-        config="results/mixup_minority/config.yaml",
-        table=lambda w: f"results/mixup_minority/tables/{MM_FIGURES[w.figure]}.csv",
-        code=code_files("mixup_minority", "figures"),
-    output:
-        report(
-            "results/mixup_minority/figures/{figure}.png",
+        tables=expand("results/mixup_minority/tables/{table}.csv",
+                      table=["lt_runs", "lpm_runs", "main", "lpm", "geometry", "ablation", "mixed_label_hist"]),
+        figures=report(
+            expand("results/mixup_minority/figures/{figure}.png", figure=MM_FIGURES),
             caption="../report/mixup_minority_figure.rst",
             category="mixup_minority",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(MM_FIGURES),
-    log:
-        "logs/mixup_minority/figure_{figure}.log",
-    benchmark:
-        "logs/mixup_minority/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 mixup_minority figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule mixup_minority_claims:
-    group:
-        "mixup_minority_summary"
-    input:
-        config="results/mixup_minority/config.yaml",
-        tables=["results/mixup_minority/tables/lpm.csv", "results/mixup_minority/tables/lt_runs.csv"],
-        others=expand("results/mixup_minority/tables/{table}.csv", table=["main", "ablation"]),
-        figures=expand("results/mixup_minority/figures/{figure}.png", figure=MM_FIGURES),
-        code=code_files("mixup_minority", "paper_claims"),
-    output:
         claims="results/mixup_minority/claims.json",
         metrics="results/mixup_minority/metrics.json",
+    params:
+        steps=stage_steps(
+            "mixup_minority",
+            [
+                *table_steps(
+                    "mixup_minority",
+                    {
+                        "lt_runs": MM_LT_RUNS,
+                        "lpm_runs": MM_LPM_RUNS,
+                        "main": ["results/mixup_minority/tables/lt_runs.csv"],
+                        "lpm": ["results/mixup_minority/tables/lpm_runs.csv"],
+                        "geometry": MM_LPM_GRAMS,
+                        "ablation": ["results/mixup_minority/tables/lt_runs.csv", "results/mixup_minority/tables/lpm_runs.csv"],
+                    },
+                ),
+                # the mixed-label histogram is closed form + draws (seconds): computed here rather than as a run
+                ("run_hist", [], ["results/mixup_minority/tables/mixed_label_hist.csv"]),
+                *figure_steps("mixup_minority", MM_FIGURES),
+                claims_step("mixup_minority", ["results/mixup_minority/tables/lpm.csv", "results/mixup_minority/tables/lt_runs.csv"]),
+            ],
+        ),
     log:
-        "logs/mixup_minority/claims.log",
+        "logs/mixup_minority/summary.log",
     benchmark:
-        "logs/mixup_minority/benchmarks/claims.tsv"
+        "logs/mixup_minority/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 mixup_minority claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 mixup_minority {params.steps} > {log} 2>&1"

@@ -128,114 +128,52 @@ rule plant_run_main:
         " > {log} 2>&1"
 
 
-rule plant_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule plant_summary:
     group:
         "plant_summary"
     input:
         config="results/plant/config.yaml",
-        runs=lambda w: expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_TABLES[w.table], seed=SEEDS),
-        code=code_files("plant", "tables"),
-    output:
-        "results/plant/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(PLANT_TABLES),
-    log:
-        "logs/plant/table_{table}.log",
-    benchmark:
-        "logs/plant/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 plant table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule plant_table_attention:
-    group:
-        "plant_summary"
-    input:
-        config="results/plant/config.yaml",
-        runs=expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
-        code=code_files("plant", "tables"),
-    output:
-        "results/plant/tables/attention.csv",
-    log:
-        "logs/plant/table_attention.log",
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 plant table_attention --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule plant_table_dataset:
-    group:
-        "plant_summary"
-    input:
+        runs=expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS),
+        attention=expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
         dataset="results/plant/data/dataset.json",
-        config="results/plant/config.yaml",
-        code=code_files("plant", "stages"),
+        code=code_files("plant", "tables", "stages", "figures", "paper_claims"),
     output:
-        "results/plant/tables/dataset.csv",
-    log:
-        "logs/plant/table_dataset.log",
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 plant table_dataset --config {input.config} --input {input.dataset}"
-        " --output {output} > {log} 2>&1"
-
-
-rule plant_figure:
-    group:
-        "plant_summary"
-    input:
-        config="results/plant/config.yaml",
-        table=lambda w: f"results/plant/tables/{PLANT_FIGURES[w.figure]}.csv",
-        code=code_files("plant", "figures"),
-    output:
-        report(
-            "results/plant/figures/{figure}.png",
+        tables=expand("results/plant/tables/{table}.csv", table=[*PLANT_TABLES, "attention", "dataset"]),
+        figures=report(
+            expand("results/plant/figures/{figure}.png", figure=PLANT_FIGURES),
             caption="../report/plant_figure.rst",
             category="plant",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(PLANT_FIGURES),
-    log:
-        "logs/plant/figure_{figure}.log",
-    benchmark:
-        "logs/plant/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 plant figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule plant_claims:
-    group:
-        "plant_summary"
-    input:
-        config="results/plant/config.yaml",
-        tables=expand("results/plant/tables/{table}.csv", table=["main", "rare", "fraction", "ablation"]),
-        figures=expand("results/plant/figures/{figure}.png", figure=PLANT_FIGURES),
-        dataset="results/plant/tables/dataset.csv",
-        code=code_files("plant", "paper_claims"),
-    output:
         claims="results/plant/claims.json",
         metrics="results/plant/metrics.json",
+    params:
+        steps=stage_steps(
+            "plant",
+            [
+                *table_steps(
+                    "plant",
+                    {
+                        **{
+                            table: expand("results/plant/runs/{run}/seed{seed}.csv", run=runs, seed=SEEDS)
+                            for table, runs in PLANT_TABLES.items()
+                        },
+                        "attention": expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
+                        "dataset": ["results/plant/data/dataset.json"],
+                    },
+                ),
+                *figure_steps("plant", PLANT_FIGURES),
+                claims_step("plant", expand("results/plant/tables/{table}.csv", table=["main", "rare", "fraction", "ablation"])),
+            ],
+        ),
     log:
-        "logs/plant/claims.log",
+        "logs/plant/summary.log",
     benchmark:
-        "logs/plant/benchmarks/claims.tsv"
+        "logs/plant/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 plant claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 plant {params.steps} > {log} 2>&1"

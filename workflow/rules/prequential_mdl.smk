@@ -60,25 +60,54 @@ rule prequential_mdl_run:
         " --output {output} --threads {threads} run.task={wildcards.task} run.noise={wildcards.noise} > {log} 2>&1"
 
 
-rule prequential_mdl_table_runs:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule prequential_mdl_summary:
     group:
         "prequential_mdl_summary"
     input:
         config="results/prequential_mdl/config.yaml",
         runs=PREQ_RUNS,
-        code=code_files("prequential_mdl", "tables"),
+        control="results/prequential_mdl/tables/control_runs.csv",
+        code=code_files("prequential_mdl", "tables", "correlations", "figures", "paper_claims"),
     output:
-        "results/prequential_mdl/tables/runs.csv",
+        tables=expand("results/prequential_mdl/tables/{table}.csv", table=["runs", "correlations", "bound"]),
+        figures=report(
+            expand("results/prequential_mdl/figures/{figure}.png", figure=PREQ_FIGURES),
+            caption="../report/prequential_mdl_figure.rst",
+            category="prequential_mdl",
+            subcategory="figures",
+        ),
+        claims="results/prequential_mdl/claims.json",
+        metrics="results/prequential_mdl/metrics.json",
+    params:
+        steps=stage_steps(
+            "prequential_mdl",
+            [
+                *table_steps(
+                    "prequential_mdl",
+                    {
+                        "runs": PREQ_RUNS,
+                        "correlations": ["results/prequential_mdl/tables/runs.csv"],
+                        "bound": ["results/prequential_mdl/tables/runs.csv"],
+                    },
+                ),
+                *figure_steps("prequential_mdl", PREQ_FIGURES),
+                claims_step(
+                    "prequential_mdl",
+                    expand("results/prequential_mdl/tables/{table}.csv", table=["correlations", "bound", "control_runs"]),
+                ),
+            ],
+        ),
     log:
-        "logs/prequential_mdl/table_runs.log",
+        "logs/prequential_mdl/summary.log",
     benchmark:
-        "logs/prequential_mdl/benchmarks/table_runs.tsv"
+        "logs/prequential_mdl/benchmarks/summary.tsv"
     resources:
-        mem_mb=1000,
-        runtime=5,
+        mem_mb=2000,
+        runtime=20,
     shell:
-        "python -m neurips26 prequential_mdl table_runs --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
+        "python -m neurips26 prequential_mdl {params.steps} > {log} 2>&1"
 
 
 # The positive control (regret and noisy-label test error tied by construction): every seed in one job, seconds.
@@ -102,75 +131,3 @@ rule prequential_mdl_control:
 
 
 # Correlations (with bootstrap intervals) and the bound: aggregation rules of their own, on the runs table.
-rule prequential_mdl_table:
-    group:
-        "prequential_mdl_summary"
-    input:
-        config="results/prequential_mdl/config.yaml",
-        runs="results/prequential_mdl/tables/runs.csv",
-        code=code_files("prequential_mdl", "tables", "correlations"),
-    output:
-        "results/prequential_mdl/tables/{table}.csv",
-    wildcard_constraints:
-        table="correlations|bound",
-    log:
-        "logs/prequential_mdl/table_{table}.log",
-    benchmark:
-        "logs/prequential_mdl/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    shell:
-        "python -m neurips26 prequential_mdl table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule prequential_mdl_figure:
-    group:
-        "prequential_mdl_summary"
-    input:
-        config="results/prequential_mdl/config.yaml",
-        table=lambda w: f"results/prequential_mdl/tables/{PREQ_FIGURES[w.figure]}.csv",
-        code=code_files("prequential_mdl", "figures"),
-    output:
-        report(
-            "results/prequential_mdl/figures/{figure}.png",
-            caption="../report/prequential_mdl_figure.rst",
-            category="prequential_mdl",
-            subcategory="figures",
-        ),
-    wildcard_constraints:
-        figure="|".join(PREQ_FIGURES),
-    log:
-        "logs/prequential_mdl/figure_{figure}.log",
-    benchmark:
-        "logs/prequential_mdl/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 prequential_mdl figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule prequential_mdl_claims:
-    group:
-        "prequential_mdl_summary"
-    input:
-        config="results/prequential_mdl/config.yaml",
-        tables=expand("results/prequential_mdl/tables/{table}.csv", table=["correlations", "bound", "control_runs"]),
-        figures=expand("results/prequential_mdl/figures/{figure}.png", figure=PREQ_FIGURES),
-        code=code_files("prequential_mdl", "paper_claims"),
-    output:
-        claims="results/prequential_mdl/claims.json",
-        metrics="results/prequential_mdl/metrics.json",
-    log:
-        "logs/prequential_mdl/claims.log",
-    benchmark:
-        "logs/prequential_mdl/benchmarks/claims.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 prequential_mdl claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"

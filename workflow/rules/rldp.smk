@@ -101,76 +101,40 @@ rule rldp_llm:
         " --output {output.runs} {output.layers} --threads {threads} > {log} 2>&1"
 
 
-rule rldp_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule rldp_summary:
     group:
         "rldp_summary"
     input:
         config="results/rldp/config.yaml",
-        runs=lambda w: RLDP_TABLES[w.table],
-        code=code_files("rldp", "tables", "method", "stages"),
+        runs=sorted({path for paths in RLDP_TABLES.values() for path in paths}),
+        code=code_files("rldp", "tables", "method", "stages", "figures", "paper_claims"),
     output:
-        "results/rldp/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(RLDP_TABLES),
-    log:
-        "logs/rldp/table_{table}.log",
-    benchmark:
-        "logs/rldp/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 rldp table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule rldp_figure:
-    group:
-        "rldp_summary"
-    input:
-        config="results/rldp/config.yaml",
-        table=lambda w: f"results/rldp/tables/{RLDP_FIGURE_TABLE[w.figure]}.csv",
-        code=code_files("rldp", "figures"),
-    output:
-        report(
-            "results/rldp/figures/{figure}.png",
+        tables=expand("results/rldp/tables/{table}.csv", table=RLDP_TABLES),
+        figures=report(
+            expand("results/rldp/figures/{figure}.png", figure=RLDP_FIGURES),
             caption="../report/rldp_figure.rst",
             category="rldp",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(RLDP_FIGURES),
-    log:
-        "logs/rldp/figure_{figure}.log",
-    benchmark:
-        "logs/rldp/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 rldp figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule rldp_claims:
-    group:
-        "rldp_summary"
-    input:
-        config="results/rldp/config.yaml",
-        tables=expand("results/rldp/tables/{table}.csv", table=["main", "llm", "timing"]),
-        others=expand("results/rldp/tables/{table}.csv", table=["frontier", "difficulty", "layers"]),
-        figures=expand("results/rldp/figures/{figure}.png", figure=RLDP_FIGURES),
-        code=code_files("rldp", "paper_claims"),
-    output:
         claims="results/rldp/claims.json",
         metrics="results/rldp/metrics.json",
+    params:
+        steps=stage_steps(
+            "rldp",
+            [
+                *table_steps("rldp", RLDP_TABLES),
+                *figure_steps("rldp", RLDP_FIGURE_TABLE),
+                claims_step("rldp", expand("results/rldp/tables/{table}.csv", table=["main", "llm", "timing"])),
+            ],
+        ),
     log:
-        "logs/rldp/claims.log",
+        "logs/rldp/summary.log",
     benchmark:
-        "logs/rldp/benchmarks/claims.tsv"
+        "logs/rldp/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 rldp claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 rldp {params.steps} > {log} 2>&1"

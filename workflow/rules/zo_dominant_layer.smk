@@ -98,75 +98,42 @@ rule zo_dominant_layer_run:
         " task={wildcards.task} > {log} 2>&1"
 
 
-rule zo_dominant_layer_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule zo_dominant_layer_summary:
     group:
         "zo_dominant_layer_summary"
     input:
         config="results/zo_dominant_layer/config.yaml",
-        runs=lambda w: ZO_DOMINANT_LAYER_TABLES[w.table],
-        code=code_files("zo_dominant_layer", "tables"),
+        runs=sorted({path for paths in ZO_DOMINANT_LAYER_TABLES.values() for path in paths}),
+        code=code_files("zo_dominant_layer", "tables", "figures", "paper_claims", "models", "method"),
     output:
-        "results/zo_dominant_layer/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(ZO_DOMINANT_LAYER_TABLES),
-    log:
-        "logs/zo_dominant_layer/table_{table}.log",
-    benchmark:
-        "logs/zo_dominant_layer/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 zo_dominant_layer table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule zo_dominant_layer_figure:
-    group:
-        "zo_dominant_layer_summary"
-    input:
-        config="results/zo_dominant_layer/config.yaml",
-        table=lambda w: f"results/zo_dominant_layer/tables/{ZO_DOMINANT_LAYER_FIGURES[w.figure]}.csv",
-        code=code_files("zo_dominant_layer", "figures"),
-    output:
-        report(
-            "results/zo_dominant_layer/figures/{figure}.png",
+        tables=expand("results/zo_dominant_layer/tables/{table}.csv", table=ZO_DOMINANT_LAYER_TABLES),
+        figures=report(
+            expand("results/zo_dominant_layer/figures/{figure}.png", figure=ZO_DOMINANT_LAYER_FIGURES),
             caption="../report/zo_dominant_layer_figure.rst",
             category="zo_dominant_layer",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(ZO_DOMINANT_LAYER_FIGURES),
-    log:
-        "logs/zo_dominant_layer/figure_{figure}.log",
-    benchmark:
-        "logs/zo_dominant_layer/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 zo_dominant_layer figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule zo_dominant_layer_claims:
-    group:
-        "zo_dominant_layer_summary"
-    input:
-        config="results/zo_dominant_layer/config.yaml",
-        tables=expand("results/zo_dominant_layer/tables/{table}.csv", table=["layers", "main", "detector"]),
-        figures=expand("results/zo_dominant_layer/figures/{figure}.png", figure=ZO_DOMINANT_LAYER_FIGURES),
-        code=code_files("zo_dominant_layer", "paper_claims", "models", "method"),
-    output:
         claims="results/zo_dominant_layer/claims.json",
         metrics="results/zo_dominant_layer/metrics.json",
+    params:
+        steps=stage_steps(
+            "zo_dominant_layer",
+            [
+                *table_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_TABLES),
+                *figure_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_FIGURES),
+                claims_step(
+                    "zo_dominant_layer", expand("results/zo_dominant_layer/tables/{table}.csv", table=["layers", "main", "detector"])
+                ),
+            ],
+        ),
     log:
-        "logs/zo_dominant_layer/claims.log",
+        "logs/zo_dominant_layer/summary.log",
     benchmark:
-        "logs/zo_dominant_layer/benchmarks/claims.tsv"
+        "logs/zo_dominant_layer/benchmarks/summary.tsv"
     resources:
-        mem_mb=1000,
-        runtime=5,
+        mem_mb=2000,
+        runtime=15,
     shell:
-        "python -m neurips26 zo_dominant_layer claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 zo_dominant_layer {params.steps} > {log} 2>&1"
