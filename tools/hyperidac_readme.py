@@ -42,8 +42,10 @@ def _num(v) -> str:
 
 
 def claims_table(runs: list[tuple[str, dict]]) -> str:
-    head = "| claim | " + " | ".join(f"{name}: holds | effect (mean ± SE) | control" for name, _ in runs) + " | flips |"
-    lines = [head, "|---|" + "---|---|---|" * len(runs) + "---|"]
+    several = len(runs) > 1
+    head = "| claim | " + " | ".join(f"{name}: holds | effect (mean ± SE) | control" for name, _ in runs) + " |"
+    head += " flips |" if several else ""
+    lines = [head, "|---|" + "---|---|---|" * len(runs) + ("---|" if several else "")]
     ids = [c["id"] for c in runs[0][1]["claims"]]
     for cid in ids:
         cells, verdicts = [], []
@@ -54,7 +56,7 @@ def claims_table(runs: list[tuple[str, dict]]) -> str:
             cells.append(f"**{claim['holds']}** | {_effects(claim['measured'])} | "
                          + (f"{control['holds']} ({_effects(control['measured'])})" if control else "-"))
         flips = "yes" if len(set(verdicts)) > 1 else "no"
-        lines.append(f"| `{cid}` | " + " | ".join(cells) + f" | {flips} |")
+        lines.append(f"| `{cid}` | " + " | ".join(cells) + (f" | {flips} |" if several else " |"))
     criteria = "; ".join(f"`{c['id']}`: `{c['criterion']}`" for c in runs[0][1]["claims"])
     return "\n".join(lines) + f"\n\nCriteria: {criteria}."
 
@@ -76,7 +78,8 @@ def main(argv: list[str]) -> None:
     print(claims_table(runs))
     flipped = [c["id"] for c in runs[0][1]["claims"]
                if len({next(x for x in doc["claims"] if x["id"] == c["id"])["holds"] for _, doc in runs}) > 1]
-    print(f"\nVerdicts that flip between the seed sets: {', '.join(flipped) if flipped else 'none'}.")
+    if len(runs) > 1:
+        print(f"\nVerdicts that flip between the seed sets: {', '.join(flipped) if flipped else 'none'}.")
 
 
 if __name__ == "__main__":
