@@ -14,7 +14,7 @@ SPARSE_EOS_TABLES = {"main": ["sphere", "images"], "geometry": ["geometry"]}
 # the figures (all drawn in one job, from the tables; stages.FIGURES says which table each is drawn from)
 SPARSE_EOS_FIGURES = ["gap_vs_dim", "gap_vs_receptive_field", "step_size", "patch_pca_spectrum", "activation_coverage"]
 # modules that only present results: editing them re-runs tables/figures/claims, never the experiments
-SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims"]
+SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims", "readme_tables"]
 
 EXTRA_OUTPUTS["sparse_eos"] = expand(
     "results/sparse_eos/runs/{experiment}/seed{seed}.csv", experiment=SPARSE_EOS_EXPERIMENTS, seed=SEEDS
