@@ -142,3 +142,13 @@ def test_config_grid_is_consistent():
     assert cfg.sphere.r < min(cfg.sphere.lc_dims) and set(cfg.sphere.lc_dims) <= set(cfg.sphere.dims)
     assert all(r <= cfg.sphere.r_sweep.d for r in cfg.sphere.r_sweep.rs)
     assert cfg.sphere.eta in cfg.sphere.eta_sweep.etas
+
+
+def test_the_scale_file_overrides_the_paper_settings():
+    """The scale file is merged after config.yaml: tiny's shortcuts take effect (they were silently overridden when the
+    scale came first), while the default scale keeps config.yaml's settings."""
+    tiny, default = compose("sparse_eos", ["scale=tiny"]), compose("sparse_eos", [])
+    assert tiny.gd.window == 20 and tiny.gd.lanczos_iters == 5 and list(tiny.geometry.rs) == [2, 3, 8]
+    assert list(tiny.images.sources.embedded) == ["skimage"] and list(tiny.images.archs) == ["conv", "lc"]
+    assert default.gd.window == 500 and list(default.images.sources.embedded) == ["skimage", "fashion"]
+    assert list(default.images.sources.real) == ["cifar10"]
