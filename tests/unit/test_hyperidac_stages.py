@@ -29,6 +29,18 @@ def test_metrics_by_hand():
     assert m.cell_balanced == pytest.approx(0.6)
     assert m.worst_cell == pytest.approx(0.2)
     assert m.minority_cell == pytest.approx((0.5 + 0.2) / 2)   # the cells at or below the 25% quantile (10)
+    assert m.worst_quarter == pytest.approx(0.2)   # ceil(0.25 x 4) = 1 cell: the worst one
+
+
+def test_worst_quarter_is_the_mean_of_the_k_lowest_cells():
+    cfg = compose("hyperidac", ["scale=tiny"])
+    acc = [0.9, 0.1, 0.5, 0.3, 0.8, 0.7, 0.6, 0.2]   # 8 cells: k = ceil(0.25 x 8) = 2 -> (0.1 + 0.2) / 2
+    runs = pd.DataFrame([{"method": "m", "regime": "severe", "gamma": 2.0, "seed": 0, "cls": i, "domain": "a",
+                          "n_train": 10, "accuracy": a} for i, a in enumerate(acc)])
+    m = tables.per_seed(runs, cfg).iloc[0]
+    assert m.worst_quarter == pytest.approx(0.15) and m.worst_cell == pytest.approx(0.1)
+    half = tables.per_seed(runs, compose("hyperidac", ["scale=tiny", "metrics.worst_fraction=0.5"])).iloc[0]
+    assert half.worst_quarter == pytest.approx((0.1 + 0.2 + 0.3 + 0.5) / 4)
 
 
 def test_allocation_table_reports_exact_marginals():

@@ -10,7 +10,7 @@ if HYP_SETTINGS.jobs.per_regime:
     HYP_RUNS = expand("results/hyperidac/runs/{part}/seed{seed}.csv", part=list(HYP_SETTINGS.regimes), seed=SEEDS)
 else:
     HYP_RUNS = ["results/hyperidac/runs/all/seeds.csv"]
-HYP_TABLES = ["allocation", "main", "ablation", "cells"]
+HYP_TABLES = ["allocation", "main", "ablation", "per_seed", "cells"]
 # figure -> the table it is drawn from (stages.FIGURES)
 HYP_FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}
 
@@ -131,7 +131,8 @@ rule hyperidac_claims:
         "hyperidac_summary"
     input:
         config="results/hyperidac/config.yaml",
-        tables=expand("results/hyperidac/tables/{table}.csv", table=["allocation", "main", "ablation"]),
+        tables=expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed"]),
+        evidence=expand("results/hyperidac/tables/{table}.csv", table=["main", "ablation"]),
         figures=expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
         code=code_files("hyperidac", "paper_claims", "stages"),
     output:

@@ -1,21 +1,20 @@
 # sparse_eos: sparse connectivity and generalization below the Edge of Stability (seed abstract 9). Three experiments x
 # seeds fan out as one job each (sphere: fc / lc GD runs; images: conv / lc / fc on natural vs unstructured patches;
-# geometry: patch statistics); tables aggregate over seeds; figures and claims are drawn from tables only.
+# geometry: patch statistics); tables aggregate over seeds; figures (one job) and claims are drawn from tables only.
+# The image sources depend on the data mode (embedded: scikit-image + Fashion-MNIST; real: CIFAR-10) and the scale.
+from neurips26.papers.sparse_eos.data import DATASETS as SPARSE_EOS_DATASETS, image_sources as sparse_eos_sources
 
 SPARSE_EOS_EXPERIMENTS = ["sphere", "images", "geometry"]
-SPARSE_EOS_DATA = ["data/raw/dofp_lut_skimage/provenance.json", "data/raw/fashion_mnist/provenance.json"]
+SPARSE_EOS_DATA = [
+    f"data/raw/{SPARSE_EOS_DATASETS[source]}/provenance.json"
+    for source in sparse_eos_sources(scale_settings("sparse_eos").images, config["data"])
+]
 # table -> the experiments whose per-seed runs it aggregates
 SPARSE_EOS_TABLES = {"main": ["sphere", "images"], "geometry": ["geometry"]}
-# figure -> the table it is drawn from
-SPARSE_EOS_FIGURES = {
-    "gap_vs_dim": "main",
-    "gap_vs_receptive_field": "main",
-    "step_size": "main",
-    "patch_pca_spectrum": "geometry",
-    "activation_coverage": "geometry",
-}
+# the figures (all drawn in one job, from the tables; stages.FIGURES says which table each is drawn from)
+SPARSE_EOS_FIGURES = ["gap_vs_dim", "gap_vs_receptive_field", "step_size", "patch_pca_spectrum", "activation_coverage"]
 # modules that only present results: editing them re-runs tables/figures/claims, never the experiments
-SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims"]
+SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims", "readme_tables"]
 
 EXTRA_OUTPUTS["sparse_eos"] = expand(
     "results/sparse_eos/runs/{experiment}/seed{seed}.csv", experiment=SPARSE_EOS_EXPERIMENTS, seed=SEEDS
@@ -89,32 +88,31 @@ rule sparse_eos_table:
         " --output {output} > {log} 2>&1"
 
 
-rule sparse_eos_figure:
+# All figures in one job (one matplotlib start-up); each is drawn from its saved table only.
+rule sparse_eos_figures:
     group:
         "sparse_eos_summary"
     input:
         config="results/sparse_eos/config.yaml",
-        table=lambda w: f"results/sparse_eos/tables/{SPARSE_EOS_FIGURES[w.figure]}.csv",
-        code=code_files("sparse_eos", "figures"),
+        tables=expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
+        code=code_files("sparse_eos", "figures", "stages"),
     output:
         report(
-            "results/sparse_eos/figures/{figure}.png",
+            expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
             caption="../report/sparse_eos_figure.rst",
             category="sparse_eos",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(SPARSE_EOS_FIGURES),
     log:
-        "logs/sparse_eos/figure_{figure}.log",
+        "logs/sparse_eos/figures.log",
     benchmark:
-        "logs/sparse_eos/benchmarks/figure_{figure}.tsv"
+        "logs/sparse_eos/benchmarks/figures.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python -m neurips26 sparse_eos figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
+        "python -m neurips26 sparse_eos figures --config {input.config} --input {input.tables} --output {output}"
+        " > {log} 2>&1"
 
 
 rule sparse_eos_claims:

@@ -9,7 +9,7 @@ import pandas as pd
 from neurips26.common.plotting import new_figure
 
 PANELS = (("cell_balanced", "cell-balanced accuracy"), ("worst_cell", "worst-cell accuracy"),
-          ("minority_cell", "minority-cell accuracy"))
+          ("worst_quarter", "mean of the worst quarter of cells"), ("minority_cell", "minority-cell accuracy"))
 
 
 def acc_vs_dci(main: pd.DataFrame):

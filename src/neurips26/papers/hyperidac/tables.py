@@ -3,7 +3,10 @@
 Metrics of one method x regime x seed, from its 40 cell accuracies on the balanced test cells:
     overall        accuracy under the training allocation's joint (cells weighted by their training counts n_train)
     cell_balanced  the mean of the cell accuracies (every class x domain cell weighted equally)
-    worst_cell     the lowest cell accuracy
+    worst_cell     the lowest cell accuracy (the paper's metric; reported, but one cell's test images decide it)
+    worst_quarter  the mean accuracy of the k lowest cells, k = ceil(worst_fraction x number of cells) (10 of 40 at
+                   worst_fraction 0.25): the worst-cell tail at a resolution of k cells' test images, the quantity the
+                   worst-cell claims compare
     minority_cell  the mean accuracy of the minority cells: training count <= the minority_quantile of the counts
 """
 
@@ -14,7 +17,7 @@ import pandas as pd
 
 from neurips26.papers.hyperidac.allocation import dci_allocation
 
-METRICS = ("overall", "cell_balanced", "worst_cell", "minority_cell")
+METRICS = ("overall", "cell_balanced", "worst_cell", "worst_quarter", "minority_cell")
 KEYS = ["method", "regime", "gamma", "seed"]
 
 
@@ -32,16 +35,19 @@ def table_allocation(cfg) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _metrics(cells: pd.DataFrame, quantile: float) -> pd.Series:
+def _metrics(cells: pd.DataFrame, quantile: float, worst_fraction: float) -> pd.Series:
     minority = cells.n_train <= cells.n_train.quantile(quantile)
+    k = max(1, int(np.ceil(worst_fraction * len(cells))))
     return pd.Series({"overall": float(np.average(cells.accuracy, weights=cells.n_train)),
                       "cell_balanced": float(cells.accuracy.mean()), "worst_cell": float(cells.accuracy.min()),
+                      "worst_quarter": float(np.sort(cells.accuracy.to_numpy())[:k].mean()),
                       "minority_cell": float(cells.accuracy[minority].mean())})
 
 
 def per_seed(runs: pd.DataFrame, cfg) -> pd.DataFrame:
-    q = float(cfg.metrics.minority_quantile)
-    return runs.groupby(KEYS, sort=False).apply(lambda g: _metrics(g, q), include_groups=False).reset_index()
+    """One row per method x regime x seed: the metrics of its cells (the claims' paired differences use these)."""
+    q, w = float(cfg.metrics.minority_quantile), float(cfg.metrics.worst_fraction)
+    return runs.groupby(KEYS, sort=False).apply(lambda g: _metrics(g, q, w), include_groups=False).reset_index()
 
 
 def _summary(runs: pd.DataFrame, cfg, methods: list[str]) -> pd.DataFrame:
@@ -61,6 +67,11 @@ def table_main(runs: pd.DataFrame, cfg) -> pd.DataFrame:
 
 def table_ablation(runs: pd.DataFrame, cfg) -> pd.DataFrame:
     return _summary(runs, cfg, [m for m in cfg.methods if m.startswith("hyperidac")])
+
+
+def table_per_seed(runs: pd.DataFrame, cfg) -> pd.DataFrame:
+    """Every method's metrics per regime and seed (tables/per_seed.csv)."""
+    return per_seed(runs, cfg)
 
 
 def table_cells(runs: pd.DataFrame, cfg) -> pd.DataFrame:

@@ -11,10 +11,23 @@ import numpy as np
 
 from neurips26.common.errors import UserError
 
-SKIMAGE_DATASET, FASHION_DATASET = "dofp_lut_skimage", "fashion_mnist"
+SKIMAGE_DATASET, FASHION_DATASET, CIFAR_DATASET = "dofp_lut_skimage", "fashion_mnist", "cifar10"
 PHOTOS = ("astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "motorcycle_left.png")  # natural scenes only
-SOURCES = ("skimage", "fashion")
+DATASETS = {"skimage": SKIMAGE_DATASET, "fashion": FASHION_DATASET, "cifar10": CIFAR_DATASET}  # image source -> dataset
 VARIANTS = ("natural", "permuted", "gaussian")
+GREY = np.array([0.2125, 0.7154, 0.0721])  # scikit-image's rgb2gray weights (the photographs are made grey with it)
+
+
+def image_sources(images, mode: str) -> list[str]:
+    """The image sources of a run: `images.sources[mode]` (data: embedded: scikit-image photographs and Debian's
+    Fashion-MNIST; data: real: CIFAR-10 from the official archive, md5-checked by the data_prepare rule)."""
+    if mode not in images.sources:
+        raise UserError(f"sparse_eos: no image sources for data: {mode!r} (images.sources has {list(images.sources)})")
+    sources = list(images.sources[mode])
+    unknown = [s for s in sources if s not in DATASETS]
+    if unknown:
+        raise UserError(f"sparse_eos: unknown image source(s) {unknown}; expected some of {sorted(DATASETS)}")
+    return list(dict.fromkeys(sources))
 
 
 def stream(seed: int, *keys) -> np.random.Generator:
@@ -85,6 +98,33 @@ def fashion_images(folder: Path, rng: np.random.Generator, n: int, side: int) ->
     return pooled[:, top:top + side, top:top + side].reshape(n, -1)
 
 
+def cifar_images(folder: Path, rng: np.random.Generator, n: int, side: int, pool: int) -> np.ndarray:
+    """n random images among the first `pool` CIFAR-10 training images (official archive, read by common.cifar),
+    made grey (rgb2gray weights), 2x2 mean-pooled to 16 x 16 and centre-cropped to side x side, values in [0, 1]."""
+    from neurips26.common.cifar import read_cifar
+
+    if side > 16:
+        raise UserError(f"sparse_eos: image side {side} exceeds the 16 x 16 pooled CIFAR-10 images")
+    pixels = read_cifar(folder, CIFAR_DATASET, "train", count=pool)[0]
+    pick = pixels[rng.choice(pool, size=n, replace=False)].reshape(n, 3, 32, 32).astype(float) / 255.0
+    grey = np.tensordot(GREY, pick, axes=(0, 1))
+    pooled = grey.reshape(n, 16, 2, 16, 2).mean(axis=(2, 4))
+    top = (16 - side) // 2
+    return pooled[:, top:top + side, top:top + side].reshape(n, -1)
+
+
+def block_images(rng: np.random.Generator, n: int, side: int, block: int) -> np.ndarray:
+    """n images constant on every aligned block x block square (one N(0, 1) value per block), flattened: every patch of
+    a locally connected layer with windows of side `block` at stride `block` is constant (rank 1), while the image has
+    (side / block)^2 free values; a pixel permutation mixes the blocks inside every window (the positive control of
+    the unstructured-patches claim)."""
+    if side % block:
+        raise UserError(f"sparse_eos: block images need side {side} divisible by the block side {block}")
+    k = side // block
+    values = rng.standard_normal((n, k, k))
+    return np.repeat(np.repeat(values, block, axis=1), block, axis=2).reshape(n, side * side)
+
+
 def variant(images: np.ndarray, kind: str, rng: np.random.Generator) -> np.ndarray:
     """natural: as is; permuted: one fixed random pixel permutation for all images; gaussian: i.i.d. N(0, 1) pixels."""
     if kind == "natural":
@@ -121,3 +161,19 @@ def sample_patches(images: np.ndarray, side: int, r: int, count: int, rng: np.ra
     rows = top[:, None, None] + np.arange(r)[None, :, None]
     cols = left[:, None, None] + np.arange(r)[None, None, :]
     return grid[i[:, None, None], rows, cols].reshape(count, r * r)
+
+
+def image_pool(cfg, seed: int, folders: dict) -> dict[str, np.ndarray]:
+    """source -> the n_train + n_test images of this seed (`folders`: source -> its verified data folder)."""
+    im, photos, pool = cfg.images, None, {}
+    n = im.n_train + im.n_test
+    for source in image_sources(im, cfg.data):
+        rng = stream(seed, "images", source)
+        if source == "skimage":
+            photos = photos or skimage_gray(folders["skimage"])
+            pool[source] = skimage_crops(photos, rng, n, im.side)
+        elif source == "fashion":
+            pool[source] = fashion_images(folders["fashion"], rng, n, im.side)
+        else:
+            pool[source] = cifar_images(folders["cifar10"], rng, n, im.side, int(im.cifar_pool))
+    return pool

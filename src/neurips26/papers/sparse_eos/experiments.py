@@ -3,7 +3,7 @@
 sphere:   fc / fc + weight decay / lc on x ~ U(S^{d-1}), y = sqrt(d) x_1 + noise; d grid, r sweep, step-size sweep;
           positive controls: least squares on all d coordinates ("global") and on the first r ("local").
 images:   conv / lc / fc on natural image crops vs their pixel-permuted copies vs Gaussian images, y = mean pixel + noise.
-geometry: participation ratio and PCA spectrum of patch collections; activation coverage by random half-spaces.
+(geometry: participation ratio, PCA spectra, activation coverage: geometry.py, which needs no torch.)
 """
 
 from __future__ import annotations
@@ -136,22 +136,36 @@ def run_sphere(cfg, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows + sphere_controls(cfg, seed))
 
 
-def _image_pool(cfg, seed: int, folders: dict) -> dict[str, np.ndarray]:
-    im, photos = cfg.images, None
-    pool = {}
-    for source in im.sources:
-        rng = data.stream(seed, "images", source)
-        if source == "skimage":
-            photos = photos or data.skimage_gray(folders["skimage"])
-            pool[source] = data.skimage_crops(photos, rng, im.n_train + im.n_test, im.side)
-        else:
-            pool[source] = data.fashion_images(folders["fashion"], rng, im.n_train + im.n_test, im.side)
-    return pool
+def local_quadratic_features(x: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Per patch position j: the patch P_j x and every product of two of its coordinates (a <= b). A constant patch
+    c * 1 contributes only span{c, c^2}; a patch of r^2 distinct free values contributes r^2 + r^2 (r^2 + 1) / 2."""
+    a, b = np.triu_indices(index.shape[1])
+    return np.hstack([np.hstack([x[:, idx], x[:, idx][:, a] * x[:, idx][:, b]]) for idx in index])
+
+
+def image_controls(cfg, seed: int) -> list[dict]:
+    """Positive control of the unstructured-patches claim: least squares on local quadratic features over the lc net's
+    windows (r x r at stride r), on block images constant on those windows ("natural": 2 features per position by
+    construction), their pixel-permuted copies and Gaussian images (many more features: a larger gap by
+    construction); the same targets and noise as the image runs, gaps averaged over label-noise draws."""
+    im, rows = cfg.images, []
+    spec = im.nets.lc
+    index = windows_2d(im.side, spec.r, spec.stride)
+    n = im.n_train + im.n_test
+    blocks = data.block_images(data.stream(seed, "images", "blocks"), n, im.side, spec.r)
+    for kind in im.variants:
+        x, clean = data.image_inputs(data.variant(blocks, kind, data.stream(seed, "variant", "blocks", kind)))
+        tr, te = least_squares_gap(local_quadratic_features(x, index), clean, float(im.noise), im.n_train,
+                                   int(cfg.sphere.control_draws), data.stream(seed, "control", "blocks", kind))
+        rows.append({"seed": seed, "experiment": "control", "block": "images", "source": "blocks", "variant": kind,
+                     "d": x.shape[1], "arch": "ls_local_quad", "r": spec.r, "eta": float("nan"), "wd": 0.0,
+                     "train_mse": tr, "test_mse": te, "gap": te - tr, "converged": True})
+    return rows
 
 
 def run_images(cfg, seed: int, folders: dict) -> pd.DataFrame:
     im, rows = cfg.images, []
-    for source, images in _image_pool(cfg, seed, folders).items():
+    for source, images in data.image_pool(cfg, seed, folders).items():
         for kind in im.variants:
             x, clean = data.image_inputs(data.variant(images, kind, data.stream(seed, "variant", source, kind)))
             y = clean + im.noise * data.stream(seed, "noise", source).standard_normal(len(x))
@@ -165,45 +179,4 @@ def run_images(cfg, seed: int, folders: dict) -> pd.DataFrame:
                              "d": x.shape[1], **row})
                 print(f"images {source} {kind} {arch}: gap {row['gap']:.3f} steps {row['steps']} ({row['stop']})",
                       flush=True)
-    return pd.DataFrame(rows)
-
-
-def run_geometry(cfg, seed: int, folders: dict) -> pd.DataFrame:
-    """Long format: measure in {pr, spectrum, coverage}; source in {skimage, fashion} x variant, or sphere."""
-    geo, im, rows = cfg.geometry, cfg.images, []
-    pool = _image_pool(cfg, seed, folders)
-    collections = {}
-    for source, images in pool.items():
-        for kind in im.variants:
-            imgs = data.variant(images, kind, data.stream(seed, "variant", source, kind))
-            collections[(source, kind)] = imgs
-    for (source, kind), imgs in collections.items():
-        rng = data.stream(seed, "geometry", source, kind)
-        for r in geo.rs:
-            p = data.sample_patches(imgs, im.side, r, geo.patches, rng)
-            pr = measures.participation_ratio(p)
-            rows.append({"seed": seed, "measure": "pr", "source": source, "variant": kind, "r": r, "dim": r * r,
-                         "x": float("nan"), "value": pr})
-            if r == geo.spectrum_r:
-                rows += [{"seed": seed, "measure": "spectrum", "source": source, "variant": kind, "r": r,
-                          "dim": r * r, "x": i + 1, "value": lam} for i, lam in enumerate(measures.pca_spectrum(p))]
-        p = data.sample_patches(imgs, im.side, geo.coverage_r, geo.patches, rng)
-        p = p - p.mean(axis=0)
-        curve = measures.coverage_curve(p, np.asarray(geo.fractions, float), geo.directions, rng)
-        rows += [{"seed": seed, "measure": "coverage", "source": source, "variant": kind, "r": geo.coverage_r,
-                  "dim": geo.coverage_r**2, "x": q, "value": c} for q, c in zip(geo.fractions, curve)]
-    # positive control of claim 5: ramp images a + b * row (rank-2 patches by construction: PR <= 2 for every r)
-    rng = data.stream(seed, "geometry", "ramp")
-    ramps = data.ramp_images(rng, len(next(iter(pool.values()))), im.side)
-    for r in geo.rs:
-        pr = measures.participation_ratio(data.sample_patches(ramps, im.side, r, geo.patches, rng))
-        rows.append({"seed": seed, "measure": "pr", "source": "synthetic", "variant": "ramp", "r": r, "dim": r * r,
-                     "x": float("nan"), "value": pr})
-    # the sphere: full inputs (what fc sees) vs their r-coordinate patches (what lc sees)
-    rng = data.stream(seed, "geometry", "sphere")
-    x = data.sphere(rng, geo.patches, geo.sphere_d)
-    for label, pts in (("full", x), ("patch", x[:, :geo.sphere_r])):
-        curve = measures.coverage_curve(pts, np.asarray(geo.fractions, float), geo.directions, rng)
-        rows += [{"seed": seed, "measure": "coverage", "source": "sphere", "variant": label, "r": pts.shape[1],
-                  "dim": pts.shape[1], "x": q, "value": c} for q, c in zip(geo.fractions, curve)]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows + image_controls(cfg, seed))

@@ -2,43 +2,56 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
-    StageContext,
-    claims_stage,
-    figure_stage,
-    require_embedded,
-    table_stage,
-)
+from neurips26.common.stage import StageContext, claims_stage, figures_stage, table_stage
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
-data, experiments, figures, paper_claims, tables = lazy_modules(
-    "neurips26.papers.sparse_eos", "data", "experiments", "figures", "paper_claims", "tables"
+# Loaded on first use: each job imports only what its stage needs (common/lazy.py); the geometry job never imports torch.
+data, experiments, figures, geometry, paper_claims, tables = lazy_modules(
+    "neurips26.papers.sparse_eos", "data", "experiments", "figures", "geometry", "paper_claims", "tables"
 )
+# figure -> the table it is drawn from (workflow/rules/sparse_eos.smk reads the same names)
+FIGURES = {"gap_vs_dim": "main", "gap_vs_receptive_field": "main", "step_size": "main",
+           "patch_pca_spectrum": "geometry", "activation_coverage": "geometry"}
 
 
 def _folders(ctx: StageContext) -> dict:
-    if len(ctx.inputs) != 2:
-        raise UserError("sparse_eos: this stage needs --input data/raw/dofp_lut_skimage/provenance.json "
-                        "data/raw/fashion_mnist/provenance.json")
-    return {"skimage": data.checked_dir(ctx.inputs[0], data.SKIMAGE_DATASET),
-            "fashion": data.checked_dir(ctx.inputs[1], data.FASHION_DATASET)}
+    """source -> its verified data folder, from the --input provenance files (one per image source of the run, any
+    order; data: real adds CIFAR-10)."""
+    sources = data.image_sources(ctx.cfg.images, ctx.cfg.data)
+    found = {}
+    for path in ctx.inputs:
+        try:
+            dataset = json.loads(path.read_text()).get("dataset") if path.is_file() else None
+        except (ValueError, AttributeError):
+            raise UserError(f"sparse_eos: {path} is not a provenance.json written by data_prepare") from None
+        found[dataset] = path
+    folders = {}
+    for source in sources:
+        dataset = data.DATASETS[source]
+        if dataset not in found:
+            expected = " ".join(f"data/raw/{data.DATASETS[s]}/provenance.json" for s in sources)
+            raise UserError(f"sparse_eos: this stage needs --input {expected} (no provenance of dataset {dataset!r} "
+                            f"among {[str(p) for p in ctx.inputs]})")
+        folders[source] = data.checked_dir(found[dataset], dataset)
+    return folders
 
 
 def _run(name: str) -> Callable[[StageContext], None]:
     def stage(ctx: StageContext) -> None:
-        require_embedded(ctx, "CIFAR-10 / ImageNet patch statistics and conv nets on MNIST / CIFAR")
         seed = ctx.require_seed()
         seed_everything(seed)  # every draw below comes from explicit generators; this only pins global state too
         if name == "sphere":
             frame = experiments.run_sphere(ctx.cfg, seed)
+        elif name == "images":
+            frame = experiments.run_images(ctx.cfg, seed, _folders(ctx))
         else:
-            frame = getattr(experiments, f"run_{name}")(ctx.cfg, seed, _folders(ctx))
+            frame = geometry.run_geometry(ctx.cfg, seed, _folders(ctx))
         write_csv(ctx.output, frame)
 
     return stage
@@ -50,10 +63,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_geometry": _run("geometry"),
     "table_main": table_stage(deferred(tables, "table_main")),
     "table_geometry": table_stage(deferred(tables, "table_geometry")),
-    "figure_gap_vs_dim": figure_stage(deferred(figures, "gap_vs_dim")),
-    "figure_gap_vs_receptive_field": figure_stage(deferred(figures, "gap_vs_receptive_field")),
-    "figure_step_size": figure_stage(deferred(figures, "step_size")),
-    "figure_patch_pca_spectrum": figure_stage(deferred(figures, "patch_pca_spectrum")),
-    "figure_activation_coverage": figure_stage(deferred(figures, "activation_coverage")),
+    "figures": figures_stage(FIGURES, lambda name: getattr(figures, name)),
     "claims": claims_stage(deferred(paper_claims, "build"), ("main", "geometry")),
 }
