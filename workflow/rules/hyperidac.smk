@@ -1,8 +1,8 @@
 # hyperidac: domain-conditioned class imbalance (seed abstract 5). One job caches the frozen extractor's features of
 # every candidate and test image (Fashion-MNIST rendered into 4 domains); one job per seed then reads features, not
 # images, and trains all methods on the DCI allocation of its regime (one job per method would spend more time
-# starting Python and torch than training a head on 4,000 feature rows). Every table is one job, every
-# figure one job (one pandas / matplotlib start-up each), the claims one more.
+# starting Python and torch than training a head on 4,000 feature rows). Tables, figures and claims are one summary job
+# (one pandas / matplotlib start-up).
 # One job per regime x seed (default, paper: they run in parallel on the cores), or one job for every regime and seed
 # (tiny: a single torch start-up; the stage then reads the seeds from the config).
 HYP_SETTINGS = scale_settings("hyperidac")
@@ -79,72 +79,44 @@ rule hyperidac_run:
         " --output {output} --threads {threads} run.part={wildcards.part} > {log} 2>&1"
 
 
-rule hyperidac_tables:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule hyperidac_summary:
     group:
         "hyperidac_summary"
     input:
         config="results/hyperidac/config.yaml",
         runs=HYP_RUNS,
-        code=code_files("hyperidac", "tables", "allocation", "experiments", "stages"),
+        code=code_files("hyperidac", "tables", "allocation", "experiments", "stages", "figures", "paper_claims"),
     output:
-        expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES),
-    log:
-        "logs/hyperidac/tables.log",
-    benchmark:
-        "logs/hyperidac/benchmarks/tables.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 hyperidac tables --config {input.config} --input {input.runs} --output {output} > {log} 2>&1"
-
-
-# Both figures in one job (one matplotlib start-up); each is drawn from its saved table only.
-rule hyperidac_figures:
-    group:
-        "hyperidac_summary"
-    input:
-        config="results/hyperidac/config.yaml",
-        tables=expand("results/hyperidac/tables/{table}.csv", table=sorted(set(HYP_FIGURES.values()))),
-        code=code_files("hyperidac", "figures", "stages"),
-    output:
-        report(
+        tables=expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES),
+        figures=report(
             expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
             caption="../report/hyperidac_figure.rst",
             category="hyperidac",
             subcategory="figures",
         ),
-    log:
-        "logs/hyperidac/figures.log",
-    benchmark:
-        "logs/hyperidac/benchmarks/figures.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 hyperidac figures --config {input.config} --input {input.tables} --output {output}"
-        " > {log} 2>&1"
-
-
-rule hyperidac_claims:
-    group:
-        "hyperidac_summary"
-    input:
-        config="results/hyperidac/config.yaml",
-        tables=expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed"]),
-        evidence=expand("results/hyperidac/tables/{table}.csv", table=["main", "ablation"]),
-        figures=expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
-        code=code_files("hyperidac", "paper_claims", "stages"),
-    output:
         claims="results/hyperidac/claims.json",
         metrics="results/hyperidac/metrics.json",
+    params:
+        steps=stage_steps(
+            "hyperidac",
+            [
+                ("tables", HYP_RUNS, expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES)),
+                (
+                    "figures",
+                    expand("results/hyperidac/tables/{table}.csv", table=sorted(set(HYP_FIGURES.values()))),
+                    expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
+                ),
+                claims_step("hyperidac", expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed"])),
+            ],
+        ),
     log:
-        "logs/hyperidac/claims.log",
+        "logs/hyperidac/summary.log",
     benchmark:
-        "logs/hyperidac/benchmarks/claims.tsv"
+        "logs/hyperidac/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 hyperidac claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 hyperidac {params.steps} > {log} 2>&1"

@@ -1,6 +1,6 @@
 # sparse_eos: sparse connectivity and generalization below the Edge of Stability (seed abstract 9). Three experiments x
 # seeds fan out as one job each (sphere: fc / lc GD runs; images: conv / lc / fc on natural vs unstructured patches;
-# geometry: patch statistics); tables aggregate over seeds; figures (one job) and claims are drawn from tables only.
+# geometry: patch statistics); tables aggregate over seeds; figures and claims are drawn from tables only (one summary job).
 # The image sources depend on the data mode (embedded: scikit-image + Fashion-MNIST; real: CIFAR-10) and the scale.
 from neurips26.papers.sparse_eos.data import DATASETS as SPARSE_EOS_DATASETS, image_sources as sparse_eos_sources
 
@@ -61,78 +61,50 @@ rule sparse_eos_run:
         " --input {input.data} --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule sparse_eos_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule sparse_eos_summary:
     group:
         "sparse_eos_summary"
     input:
         config="results/sparse_eos/config.yaml",
-        runs=lambda w: expand(
-            "results/sparse_eos/runs/{experiment}/seed{seed}.csv",
-            experiment=SPARSE_EOS_TABLES[w.table],
-            seed=SEEDS,
-        ),
-        code=code_files("sparse_eos", "tables"),
+        runs=EXTRA_OUTPUTS["sparse_eos"],
+        code=code_files("sparse_eos", *SPARSE_EOS_PRESENTATION, "stages"),
     output:
-        "results/sparse_eos/tables/{table}.csv",
-    wildcard_constraints:
-        table="|".join(SPARSE_EOS_TABLES),
-    log:
-        "logs/sparse_eos/table_{table}.log",
-    benchmark:
-        "logs/sparse_eos/benchmarks/table_{table}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 sparse_eos table_{wildcards.table} --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-# All figures in one job (one matplotlib start-up); each is drawn from its saved table only.
-rule sparse_eos_figures:
-    group:
-        "sparse_eos_summary"
-    input:
-        config="results/sparse_eos/config.yaml",
         tables=expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
-        code=code_files("sparse_eos", "figures", "stages"),
-    output:
-        report(
+        figures=report(
             expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
             caption="../report/sparse_eos_figure.rst",
             category="sparse_eos",
             subcategory="figures",
         ),
-    log:
-        "logs/sparse_eos/figures.log",
-    benchmark:
-        "logs/sparse_eos/benchmarks/figures.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 sparse_eos figures --config {input.config} --input {input.tables} --output {output}"
-        " > {log} 2>&1"
-
-
-rule sparse_eos_claims:
-    group:
-        "sparse_eos_summary"
-    input:
-        config="results/sparse_eos/config.yaml",
-        tables=expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
-        figures=expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
-        code=code_files("sparse_eos", "paper_claims"),
-    output:
         claims="results/sparse_eos/claims.json",
         metrics="results/sparse_eos/metrics.json",
+    params:
+        steps=stage_steps(
+            "sparse_eos",
+            [
+                *table_steps(
+                    "sparse_eos",
+                    {
+                        table: expand("results/sparse_eos/runs/{experiment}/seed{seed}.csv", experiment=experiments, seed=SEEDS)
+                        for table, experiments in SPARSE_EOS_TABLES.items()
+                    },
+                ),
+                (
+                    "figures",
+                    expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
+                    expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
+                ),
+                claims_step("sparse_eos", expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES)),
+            ],
+        ),
     log:
-        "logs/sparse_eos/claims.log",
+        "logs/sparse_eos/summary.log",
     benchmark:
-        "logs/sparse_eos/benchmarks/claims.tsv"
+        "logs/sparse_eos/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 sparse_eos claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 sparse_eos {params.steps} > {log} 2>&1"
