@@ -74,13 +74,51 @@ def test_oscillation_criterion_fails_on_growing_oscillations():
     cfg = compose("wd_eos", [])
     s = cfg.summary
     wds = [0.0, 0.002, 0.005, 0.01]
-    growing = pd.concat([controls.damped_eos_trace(0.03, wd, 600, 30, "cnn", damping=-0.2) for wd in wds])
+    growing = controls.oscillation_traces(0.03, wds, 600, 30, damping=-0.2)
     m = paper_claims.measure(summary.main_table(growing, s.sharpening_fraction, s.late_fraction), cfg)
+    assert m["cnn_eos_common_seeds"] == 3
     assert m["cnn_osc_spearman"] == pytest.approx(1.0) and evaluate(OSC, m) is False
     # sharpness that never reaches 2/eta: no EoS onset, no amplitude -> the criterion cannot pass
-    low = pd.concat([controls.damped_eos_trace(0.03, wd, 600, 30, "cnn", start=0.3, onset=10_000) for wd in wds])
+    low = controls.oscillation_traces(0.03, wds, 600, 30, start=0.3, onset=10_000)
     m = paper_claims.measure(summary.main_table(low, s.sharpening_fraction, s.late_fraction), cfg)
-    assert m["cnn_eos_reached_min"] == 0.0 and not evaluate(OSC, m)
+    assert m["cnn_eos_reached_min"] == 0.0 and m["cnn_eos_common_seeds"] == 0 and not evaluate(OSC, m)
+
+
+def _capped(wds, late_seeds, onset_late, cap=1500, freq=30, window=8):
+    """Control traces cut by the rule, where `late_seeds` enter the EoS at `onset_late` at the largest lambda."""
+    parts = []
+    for wd in wds:
+        for i, variant in enumerate(controls.CONTROL_SEEDS):
+            onset = onset_late if (wd == max(wds) and i in late_seeds) else 510
+            trace = controls.damped_eos_trace(0.03, wd, cap, freq, "cnn", onset=onset, seed=i, **variant)
+            parts.append(controls.stop_by_rule(trace, window))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_runs_without_an_eos_window_are_excluded_and_counted():
+    """The pre-registered rule: a run that does not meet the stopping rule before the cap is left out of the amplitude
+    at every lambda (its seed is dropped, so every lambda averages the same seeds); with fewer than eos_min_seeds
+    seeds left the claim is untested, with the reason."""
+    cfg = compose("wd_eos", [])
+    s, wds = cfg.summary, [0.0, 0.002, 0.005, 0.01]
+    assert int(cfg.claims.eos_min_seeds) == 2
+    # seed 2 (the largest swings) reaches the EoS too late at lambda = 0.01: dropped everywhere, the rest still decide
+    one_late = _capped(wds, {2}, 1450)
+    table = summary.main_table(one_late, s.sharpening_fraction, s.late_fraction, {"cnn": 8})
+    assert set(table.eos_common_seeds) == {2} and table.eos_complete_fraction.min() == pytest.approx(2 / 3)
+    kept = one_late[one_late.seed.isin([0, 1])]
+    means = summary.main_table(kept, s.sharpening_fraction, s.late_fraction, {"cnn": 8}).osc_amplitude
+    np.testing.assert_allclose(table.osc_amplitude_common, means)
+    m = paper_claims.measure(table, cfg)
+    assert m["cnn_eos_common_seeds"] == 2 and evaluate(OSC, m) is True
+    # seeds 0 and 1 never get there at lambda = 0.01 (the flip of the 1500-step runs): one seed left -> untested
+    two_late = _capped(wds, {0, 1}, 10_000)
+    table = summary.main_table(two_late, s.sharpening_fraction, s.late_fraction, {"cnn": 8})
+    claims, m = paper_claims.build(table, cfg)
+    assert m["cnn_eos_common_seeds"] == 1 and np.isnan(m["cnn_osc_spearman"])
+    entry = claims[2].to_json()
+    assert entry["id"] == "cnn_damped_oscillations" and entry["holds"] is None
+    assert "only 1 seed(s)" in entry["why_untested"]
 
 
 def test_eos_stopping_rule_closed_form():
@@ -112,7 +150,7 @@ def test_late_window_of_a_stopped_arch_is_its_eos_window():
 
 def test_positive_control_is_cut_by_the_configured_rule():
     cfg = compose("wd_eos", [])
-    steps, freq = 1500, 30
+    steps, freq = 1800, 30
     assert (cfg.grid.cnn.max_steps, cfg.grid.cnn.eig_freq, cfg.grid.cnn.eos_checkpoints) == (steps, freq, 8)
     traces = controls.oscillation_traces(0.03, list(cfg.grid.cnn.wds), steps, freq, 8)
-    assert set(traces.groupby("wd").step.max()) == {510 + 8 * freq}  # onset = first checkpoint at or after steps // 3
+    assert set(traces.groupby(["wd", "seed"]).step.max()) == {600 + 8 * freq}  # onset at steps // 3, every seed

@@ -41,6 +41,7 @@ def _table(mlp_plateau, cnn_plateau, cnn_osc, velocity, align):
             rows.append({"arch": arch, "decay": "coupled", "eta": 0.2, "wd": wd, "sharpening_time": 100 + 50 * i,
                          "plateau": plateau[i], "threshold": 10 - wd, "plateau_ratio": plateau[i] / (10 - wd),
                          "osc_amplitude": cnn_osc[i], "osc_std_late": cnn_osc[i], "loss_osc": cnn_osc[i],
+                         "osc_amplitude_common": cnn_osc[i], "eos_common_seeds": 3,
                          "eos_reached_fraction": 1.0, "kernel_velocity": velocity[i], "alignment": align[i]})
     return pd.DataFrame(rows)
 
@@ -57,6 +58,10 @@ def test_claims_are_computed_from_the_table():
     verdicts = {c.id: c.to_json()["holds"] for c in paper_claims.build(table, cfg)[0]}
     assert not verdicts["mlp_below_threshold"] and not verdicts["cnn_damped_oscillations"]
     assert not verdicts["ntk_stability"] and not verdicts["alignment_drives_transition"]
+    # the amplitude is read over the seeds with an EoS window at every lambda, not over every seed at the EoS
+    table = _table([10, 9.5, 6, 5], [10, 10.2, 9.8, 10.1], [1, 0.8, 0.5, 0.2], [4, 3, 2, 1], [0.05, 0.06, 0.3, 0.4])
+    table["osc_amplitude_common"] = [1, 1.2, 1.5, 2] * 2
+    assert paper_claims.build(table, cfg)[0][2].to_json()["holds"] is False
 
 
 def _cifar_archive(folder, batches):

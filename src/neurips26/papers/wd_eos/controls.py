@@ -51,7 +51,7 @@ def deep_scalar_trace(eta: float, wd: float, steps: int, arch: str = "control") 
 
 def damped_eos_trace(eta: float, wd: float, steps: int, eig_freq: int, arch: str = "control",
                      start: float = 0.5, onset: int | None = None, amplitude: float = 0.1, period: float = 150.0,
-                     damping: float = 0.5) -> pd.DataFrame:
+                     damping: float = 0.5, seed: int = 0) -> pd.DataFrame:
     """S(t) = linear rise from start x 2/eta to 2/eta at `onset`, then 2/eta (1 + amplitude e^{-damping lambda (t -
     onset)} sin(2 pi (t - onset) / period)); sampled every eig_freq steps."""
     two = 2.0 / eta
@@ -63,12 +63,12 @@ def damped_eos_trace(eta: float, wd: float, steps: int, eig_freq: int, arch: str
         else:
             t = step - onset
             sharp = two * (1.0 + amplitude * np.exp(-damping * wd * t) * np.sin(2 * np.pi * t / period))
-        rows.append(_row(arch, eta, wd, step, sharp, float("nan")))
+        rows.append(_row(arch, eta, wd, step, sharp, float("nan"), seed))
     return pd.DataFrame(rows)
 
 
-def _row(arch, eta, wd, step, sharp, loss) -> dict:
-    return {"arch": arch, "decay": "coupled", "eta": eta, "wd": wd, "seed": 0, "step": step, "loss": loss,
+def _row(arch, eta, wd, step, sharp, loss, seed: int = 0) -> dict:
+    return {"arch": arch, "decay": "coupled", "eta": eta, "wd": wd, "seed": seed, "step": step, "loss": loss,
             "loss_rise": 0.0, "accuracy": 1.0, "sharpness": sharp, "threshold": 2.0 / eta - wd,
             "alignment": float("nan"), "kernel_velocity": float("nan")}
 
@@ -86,9 +86,17 @@ def stop_by_rule(trace: pd.DataFrame, window: int | None) -> pd.DataFrame:
     return trace if stop is None else trace.iloc[:stop + 1]
 
 
+# The control's "seeds": swings of different sizes and periods, as the CNN seeds differ (every one damped by lambda), so
+# the seed means and the common-seed rule are exercised on unequal seeds.
+CONTROL_SEEDS = ({"amplitude": 0.1, "period": 150.0}, {"amplitude": 0.05, "period": 120.0},
+                 {"amplitude": 0.15, "period": 180.0})
+
+
 def oscillation_traces(eta: float, wds, steps: int, eig_freq: int, window: int | None = None,
-                       **model) -> pd.DataFrame:
+                       seeds=CONTROL_SEEDS, **model) -> pd.DataFrame:
     """The 'cnn' of the damped-oscillation claim played by the damped EoS model at the configured CNN point (hard cap
-    `steps`, stopping rule `window`); `model`: damped_eos_trace's keywords."""
-    return pd.concat([stop_by_rule(damped_eos_trace(eta, float(wd), steps, eig_freq, "cnn", **model), window)
-                      for wd in wds], ignore_index=True)
+    `steps`, stopping rule `window`), one trace per entry of `seeds` (damped_eos_trace keywords per seed); `model`:
+    damped_eos_trace's keywords shared by all seeds."""
+    return pd.concat([stop_by_rule(damped_eos_trace(eta, float(wd), steps, eig_freq, "cnn", seed=i,
+                                                    **{**model, **variant}), window)
+                      for wd in wds for i, variant in enumerate(seeds)], ignore_index=True)

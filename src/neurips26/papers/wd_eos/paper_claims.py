@@ -29,7 +29,7 @@ def measure(table: pd.DataFrame, cfg) -> dict:
     """Every measured value the criteria read, from a main table (the runs' or a control's)."""
     c = cfg.claims
     m = {"spearman_min": c.spearman_min, "mlp_ratio_max": c.mlp_ratio_max, "cnn_band": c.cnn_band,
-         "decrease_max": c.decrease_spearman_max}
+         "decrease_max": c.decrease_spearman_max, "eos_min_seeds": int(c.eos_min_seeds)}
     archs = {name: _coupled(table, name) for name in ("mlp", "cnn")}
     for name, rows in archs.items():
         if not len(rows):
@@ -39,11 +39,18 @@ def measure(table: pd.DataFrame, cfg) -> dict:
     cnn, mlp = archs["cnn"], archs["mlp"]
     if len(cnn):
         m["cnn_max_rel_dev"] = float((cnn.plateau * cnn.eta / 2.0 - 1.0).abs().max())
-        m["cnn_osc_spearman"] = _spearman(cnn.wd, cnn.osc_amplitude)
+        # the rule for runs without a measured EoS window (config claims.eos_min_seeds; README): the amplitude is
+        # compared over the seeds that have one at every lambda, and only when at least eos_min_seeds of them remain
+        common = int(cnn.eos_common_seeds.min()) if "eos_common_seeds" in cnn else 0
+        m["cnn_eos_common_seeds"] = common
+        m["cnn_osc_spearman"] = _spearman(cnn.wd, cnn.osc_amplitude_common) if common >= m["eos_min_seeds"] \
+            else float("nan")
         m["cnn_eos_reached_min"] = float(cnn.eos_reached_fraction.min())
         if "eos_complete_fraction" in cnn:  # share of seeds whose run met the EoS stopping rule before the cap
             m["cnn_eos_complete_min"] = float(cnn.eos_complete_fraction.min())
-        # ablations (not in the criterion): the first measure (std of S, last third) and the loss oscillation
+        # ablations (not in the criterion): the seed means over every seed at the EoS (the measure before the rule
+        # above), the first measure (std of S over the late window) and the loss oscillation
+        m["cnn_osc_spearman_reached"] = _spearman(cnn.wd, cnn.osc_amplitude)
         m["cnn_osc_std_late_spearman"] = _spearman(cnn.wd, cnn.osc_std_late)
         m["cnn_loss_osc_spearman"] = _spearman(cnn.wd, cnn.loss_osc)
     if len(mlp):
@@ -84,8 +91,9 @@ def positive_controls(cfg) -> dict[str, PositiveControl]:
         "cnn_damped_oscillations": PositiveControl(
             f"linearised self-stabilisation model at the CNN point (2/eta = {2 / cnn_eta:.3g}, cap {cnn_steps} steps, "
             f"checkpoints every {cnn_freq}, stopped {window} checkpoints after the EoS onset as the runs are): S rises "
-            "to 2/eta, then oscillates around it with amplitude 0.1 x 2/eta damped at rate 0.5 lambda per step, "
-            "lambda over the CNN grid",
+            "to 2/eta, then oscillates around it with amplitude 0.05, 0.1, 0.15 x 2/eta (three 'seeds', periods 120-180 "
+            "steps) damped at rate 0.5 lambda per step, lambda over the CNN grid, summarised with the runs' "
+            "common-seed rule",
             _pick(osc, "cnn_max_rel_dev", "cnn_osc_spearman", "cnn_band", "decrease_max")),
     }
 
@@ -107,8 +115,9 @@ def build(table: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
         Claim("cnn_damped_oscillations", "in CNNs sharpness stays at 2/eta while weight decay damps the EoS oscillations "
               "(amplitude: mean |change of S| between checkpoints after the EoS onset, / (2/eta))",
               "cnn_max_rel_dev < cnn_band and cnn_osc_spearman < decrease_max",
-              _pick(m, "cnn_max_rel_dev", "cnn_osc_spearman", "cnn_band", "decrease_max", "cnn_eos_reached_min",
-                    "cnn_eos_complete_min", "cnn_osc_std_late_spearman", "cnn_loss_osc_spearman"),
+              _pick(m, "cnn_max_rel_dev", "cnn_osc_spearman", "cnn_band", "decrease_max", "cnn_eos_common_seeds",
+                    "eos_min_seeds", "cnn_eos_reached_min", "cnn_eos_complete_min", "cnn_osc_spearman_reached",
+                    "cnn_osc_std_late_spearman", "cnn_loss_osc_spearman"),
               main + ["figures/plateau_vs_wd.png", "figures/sharpness_traces_cnn.png"],
               positive_control=pc["cnn_damped_oscillations"]),
         Claim("alignment_drives_transition", "|cos(theta, grad S)| is larger at the MLP transition than at lambda = 0",
@@ -120,6 +129,8 @@ def build(table: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
               _pick(m, "velocity_spearman_mlp", "velocity_spearman_cnn", "decrease_max"),
               main + ["figures/ntk_velocity.png"]),
     ]
+    if m.get("cnn_eos_common_seeds", 0) < m["eos_min_seeds"]:
+        claims[2].why_untested = oscillation_untested(m)
     mlp, cnn = _coupled(table, "mlp"), _coupled(table, "cnn")
     degenerate = [name for name, rows in (("mlp", mlp), ("cnn", cnn)) if rows.sharpening_time.nunique() == 1]
     if degenerate:  # a constant sharpening time has no rank correlation: say why instead of a bare "NaN"
@@ -128,6 +139,12 @@ def build(table: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
             f"({', '.join(str(float((mlp if a == 'mlp' else cnn).sharpening_time.iloc[0])) for a in degenerate)} steps): "
             "S already starts at or above 0.9 x 2/eta (time 0) or never gets there (censored), so Spearman is undefined")
     return claims, m
+
+
+def oscillation_untested(m: dict) -> str:
+    return (f"only {m.get('cnn_eos_common_seeds', 0)} seed(s) have a complete EoS window (met the stopping rule before "
+            f"the cap) at every CNN lambda; the pre-registered rule needs at least {m['eos_min_seeds']}, so the "
+            "amplitude is not compared (runs without an EoS window are excluded and counted, never imputed)")
 
 
 def _pick(measured: dict, *names: str) -> dict:

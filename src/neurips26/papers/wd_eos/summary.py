@@ -103,4 +103,25 @@ def main_table(traces: pd.DataFrame, sharpening_fraction: float, late_fraction: 
     table["threshold"] = grouped["threshold"].first()
     table["plateau_ratio"] = table["plateau"] / table["threshold"]
     table["seeds"] = grouped.size()
-    return table.reset_index()
+    common = common_eos_amplitude(runs, windows)
+    return table.join(common).reset_index()
+
+
+def common_eos_amplitude(runs: pd.DataFrame, eos_windows: Mapping[str, int | None]) -> pd.DataFrame:
+    """The rule for runs without a measured EoS window (issue 29, fixed before the final runs; README): per (arch,
+    decay, eta), the seeds whose run has one at EVERY lambda of that group (for an arch with a stopping rule: the run
+    met the rule before the cap, so its window has the same length as every other; without a rule: it reached the EoS
+    and has an amplitude). osc_amplitude_common = the mean amplitude over those seeds only, so every lambda averages
+    the same seeds; eos_common_seeds = how many they are. Runs left out are counted, never imputed."""
+    runs = runs.copy()
+    has_rule = runs.arch.map(lambda a: eos_windows.get(a) is not None)
+    runs["measured"] = np.where(has_rule, runs.eos_complete, runs.eos_reached) & np.isfinite(runs.osc_amplitude)
+    rows = []
+    for key, group in runs.groupby(KEYS[:3], sort=True):
+        per_seed = group.groupby("seed").agg(measured=("measured", "all"), cells=("wd", "nunique"))
+        seeds = set(per_seed.index[per_seed.measured & (per_seed.cells == group.wd.nunique())])
+        for wd, cell in group.groupby("wd"):
+            kept = cell[cell.seed.isin(seeds)]
+            rows.append({**dict(zip(KEYS, (*key, wd))), "eos_common_seeds": len(seeds),
+                         "osc_amplitude_common": float(kept.osc_amplitude.mean()) if len(kept) else float("nan")})
+    return pd.DataFrame(rows).set_index(KEYS)

@@ -1,0 +1,101 @@
+"""wd_eos CNN pilot (run by hand, not by the pipeline; issue 29): on seeds OUTSIDE every configured seed set.
+
+    scan SEED...           CNN sharpness at initialisation per seed (default sizes; to pick pilot seeds spanning it),
+                           then the cost of one GD step and of one checkpoint
+    run SEED LAMBDA CAP    one CNN run at the default point (eta 0.03, stopping rule 8 checkpoints) with a pilot cap;
+                           writes its trace to results/wd_eos_pilot/cnn_wd<LAMBDA>_seed<SEED>.csv
+    show                   per pilot trace: S at init, sharpening time, EoS onset, stopping step, EoS amplitude
+
+Needs results/wd_eos/config.yaml and data/raw/digits (snakemake results/wd_eos/config.yaml data/raw/digits/provenance.json).
+The runs of 2026-12-01 (README, "CNN cap"):
+    flock /tmp/neurips26-heavy.lock bash -c 'printf "23 0.01\\n47 0.01\\n37 0.01\\n73 0.01\\n23 0.0\\n" | \\
+        xargs -P 2 -L 1 bash -c "python tools/wd_eos_pilot.py run \\$0 \\$1 3600"'
+    (second round: 13 19 29 41 43 53 67 71 at 0.01, cap 3600)
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import sys
+import time
+from pathlib import Path
+
+OUT = Path("results/wd_eos_pilot")
+
+
+def _setup():
+    import torch
+    from omegaconf import OmegaConf
+
+    from neurips26.papers.wd_eos import data
+
+    torch.set_num_threads(1)
+    cfg = OmegaConf.load("results/wd_eos/config.yaml")
+    return cfg, data.load_split("data/raw/digits", cfg)
+
+
+def scan(seeds: list[int]) -> None:
+    import torch
+
+    from neurips26.papers.wd_eos import measures, models
+    from neurips26.papers.wd_eos.data import N_CLASSES
+
+    cfg, split = _setup()
+    x, y = torch.from_numpy(split.x_train), torch.from_numpy(split.y_train)
+    init = {}
+    for seed in seeds:
+        torch.manual_seed(seed)  # as experiments.run: the run seed sets the init
+        model = models.build("cnn", cfg, split.shape, N_CLASSES)
+        params = list(model.parameters())
+        s, _, v = measures.sharpness_and_alignment(lambda m=model: models.square_loss(m(x), y), params,
+                                                   int(cfg.eigen.iters), None, torch.Generator().manual_seed(seed))
+        init[seed] = round(s, 2)
+    t = time.time()
+    for _ in range(20):
+        grads = torch.autograd.grad(models.square_loss(model(x), y), params)
+        with torch.no_grad():
+            for p, g in zip(params, grads):
+                p -= 0.03 * g
+    step = (time.time() - t) / 20
+    t = time.time()
+    measures.sharpness_and_alignment(lambda: models.square_loss(model(x), y), params, int(cfg.eigen.iters), v,
+                                     torch.Generator().manual_seed(0))
+    measures.ntk(model, torch.from_numpy(split.x_probe))
+    print(json.dumps({"init_S": init, "step_s": step, "checkpoint_s": time.time() - t}))
+
+
+def run(seed: int, wd: float, cap: int) -> None:
+    from neurips26.common.seeding import seed_everything
+    from neurips26.papers.wd_eos import experiments
+
+    cfg, split = _setup()
+    cfg.grid.cnn.max_steps = cap
+    seed_everything(seed)
+    t = time.time()
+    trace = experiments.run(cfg, split, "cnn", "coupled", 0.03, wd, seed, "cpu")
+    OUT.mkdir(exist_ok=True)
+    trace.to_csv(OUT / f"cnn_wd{wd}_seed{seed}.csv", index=False)
+    print(seed, wd, "steps", int(trace.step.iloc[-1]), f"{time.time() - t:.1f}s", flush=True)
+
+
+def show() -> None:
+    import pandas as pd
+
+    from neurips26.papers.wd_eos import summary
+
+    for f in sorted(glob.glob(str(OUT / "cnn_wd*_seed*.csv"))):
+        t = pd.read_csv(f)
+        r = summary.summarise_run(t, 0.9, 0.33, 8)
+        print(Path(f).name, f"S0 {t.sharpness.iloc[0]:.1f}", "t0.9", r["sharpening_time"], "onset", r["eos_onset"],
+              "stop", r["steps"], "complete", r["eos_complete"], f"amp {r['osc_amplitude']:.4f}")
+
+
+if __name__ == "__main__":
+    command, args = sys.argv[1], sys.argv[2:]
+    if command == "scan":
+        scan([int(a) for a in args])
+    elif command == "run":
+        run(int(args[0]), float(args[1]), int(args[2]))
+    else:
+        show()
