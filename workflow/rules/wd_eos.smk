@@ -72,93 +72,40 @@ rule wd_eos_run:
         " run.eta={wildcards.eta} run.wd={wildcards.wd} > {log} 2>&1"
 
 
-rule wd_eos_table_traces:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule wd_eos_summary:
     group:
         "wd_eos_summary"
     input:
         config="results/wd_eos/config.yaml",
         runs=WD_EOS_RUNS,
+        code=code_files("wd_eos", "summary", "grid", "figures", "paper_claims", "controls"),
     output:
-        "results/wd_eos/tables/traces.csv",
-    log:
-        "logs/wd_eos/table_traces.log",
-    benchmark:
-        "logs/wd_eos/benchmarks/table_traces.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 wd_eos table_traces --config {input.config} --input {input.runs} --output {output}"
-        " > {log} 2>&1"
-
-
-rule wd_eos_table_main:
-    group:
-        "wd_eos_summary"
-    input:
-        config="results/wd_eos/config.yaml",
-        traces="results/wd_eos/tables/traces.csv",
-        code=code_files("wd_eos", "summary", "grid"),
-    output:
-        "results/wd_eos/tables/main.csv",
-    log:
-        "logs/wd_eos/table_main.log",
-    benchmark:
-        "logs/wd_eos/benchmarks/table_main.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 wd_eos table_main --config {input.config} --input {input.traces} --output {output}"
-        " > {log} 2>&1"
-
-
-rule wd_eos_figure:
-    group:
-        "wd_eos_summary"
-    input:
-        config="results/wd_eos/config.yaml",
-        table=lambda w: f"results/wd_eos/tables/{WD_EOS_FIGURES[w.figure]}.csv",
-        code=code_files("wd_eos", "figures"),
-    output:
-        report(
-            "results/wd_eos/figures/{figure}.png",
+        tables=expand("results/wd_eos/tables/{table}.csv", table=["traces", "main"]),
+        figures=report(
+            expand("results/wd_eos/figures/{figure}.png", figure=WD_EOS_FIGURES),
             caption="../report/wd_eos_figure.rst",
             category="wd_eos",
             subcategory="figures",
         ),
-    wildcard_constraints:
-        figure="|".join(WD_EOS_FIGURES),
-    log:
-        "logs/wd_eos/figure_{figure}.log",
-    benchmark:
-        "logs/wd_eos/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 wd_eos figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule wd_eos_claims:
-    group:
-        "wd_eos_summary"
-    input:
-        config="results/wd_eos/config.yaml",
-        table="results/wd_eos/tables/main.csv",
-        figures=expand("results/wd_eos/figures/{figure}.png", figure=WD_EOS_FIGURES),
-        code=code_files("wd_eos", "paper_claims", "controls", "summary", "grid"),
-    output:
         claims="results/wd_eos/claims.json",
         metrics="results/wd_eos/metrics.json",
+    params:
+        steps=stage_steps(
+            "wd_eos",
+            [
+                *table_steps("wd_eos", {"traces": WD_EOS_RUNS, "main": ["results/wd_eos/tables/traces.csv"]}),
+                *figure_steps("wd_eos", WD_EOS_FIGURES),
+                claims_step("wd_eos", ["results/wd_eos/tables/main.csv"]),
+            ],
+        ),
     log:
-        "logs/wd_eos/claims.log",
+        "logs/wd_eos/summary.log",
     benchmark:
-        "logs/wd_eos/benchmarks/claims.tsv"
+        "logs/wd_eos/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 wd_eos claims --config {input.config} --input {input.table}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 wd_eos {params.steps} > {log} 2>&1"
