@@ -71,10 +71,10 @@ def markdown(df) -> str:
 PROFILE = [("horizontal passes (bilinear numerators by column phase)", 1, ()),
            ("+ vertical pass: 12 bilinear channels, colour S0", 2, ()),
            ("+ guide filter and detail levels", 2, ("H",)),
-           ("+ write of the 12 channels (no table stage)", 3, ("H",)),
+           ("+ per-pixel rows without A and P: P index, H gather and gain (no output write)", 3, ("H",)),
            ("+ A: residual levels, 4 rotated gathers, write-back", 3, ("H", "A")),
-           ("+ P: polarization index, gather, write-back", 3, ("H", "A", "P")),
-           ("+ H: detail index, gather, gain (the full kernel)", 3, ("A", "P", "H"))]
+           ("+ P: gather, write-back", 3, ("H", "A", "P")),
+           ("+ write of the 12 output channels (the full kernel)", 4, ("A", "P", "H"))]
 
 
 def profile(kernel, tables, index, frame, repeats: int = 5) -> str:
@@ -133,13 +133,15 @@ def main() -> None:
     check = timing.agreement(runs["dofp_lut"](raw), runs["dofp_lut_torch"](raw))
     df = timing.throughput_rows(runs, raw, list(SHAPES.values()), METHODS, sorted({1, args.threads}), args.repeats,
                                 256, budget_s=2.0)
-    df["tables"] = "trained" if args.npz is not None and args.npz.exists() else "random teacher"
+    df["tables"] = (f"trained ({args.npz})" if args.npz is not None and args.npz.exists() else "random teacher")
+    df["table_rows"] = " / ".join(f"{s} {tuple(luts[s].shape)}" for s in method.STAGES)
     df["kernel_agreement"] = check
     args.out.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(args.out, index=False, float_format="%.4g")
     table = markdown(df)
-    args.out.with_suffix(".md").write_text(table + "\n")
-    print(f"kernel = torch reference on {100 * check:.2f}% of the pixels (512 x 512 frame)\n{table}")
+    note = f"tables: {df['tables'].iloc[0]}, {df['table_rows'].iloc[0]}"
+    args.out.with_suffix(".md").write_text(f"{note}\n\n{table}\n")
+    print(f"kernel = torch reference on {100 * check:.2f}% of the pixels (512 x 512 frame); {note}\n{table}")
     if not args.no_profile:
         prof = profile(kernel, lut_tables, index, timing.tile(raw, *SHAPES["5 MP"]))
         args.out.with_name(args.out.stem + "_profile.md").write_text(prof + "\n")

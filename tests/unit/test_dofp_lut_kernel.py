@@ -38,7 +38,7 @@ def close(got, ref):
 
 
 @pytest.mark.parametrize("shape,tile", [((37, 45), (5, 7)), ((20, 150), (16, 128)), ((64, 64), (3, 4)),
-                                        ((9, 13), (16, 128))])
+                                        ((9, 13), (16, 128)), ((70, 1101), (kernel.TILE_ROWS, kernel.TILE_COLS))])
 def test_kernel_equals_reference_on_random_mosaics_and_edges(shape, tile):
     luts = random_luts()
     raw = random_mosaic(*shape, seed=sum(shape))
@@ -88,3 +88,5 @@ def test_kernel_writes_into_a_given_output_buffer():
     np.testing.assert_array_equal(buffer, fresh)  # every pixel written, same values
     with pytest.raises(ValueError, match="C-contiguous float32"):
         kernel.fused_demosaic(raw, luts, INDEX, out=np.empty((3, 4, 21, 33), np.float32))
+    with pytest.raises(ValueError, match="tile columns"):
+        kernel.fused_demosaic(raw, luts, INDEX, tile=(8, kernel.TILE_COLS + 1))
