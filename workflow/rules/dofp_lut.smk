@@ -125,123 +125,56 @@ rule dofp_lut_throughput:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule dofp_lut_table:
+# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
+# still reads only saved files: a table its runs, a figure its table, the claims the tables).
+rule dofp_lut_summary:
     group:
         "dofp_lut_summary"
     input:
         config="results/dofp_lut/config.yaml",
-        runs=expand("results/dofp_lut/runs/seed{seed}.csv", seed=SEEDS),
+        runs=EXTRA_OUTPUTS["dofp_lut"],
         timing="results/dofp_lut/timing.csv",
-        code=code_files("dofp_lut", "tables"),
-    output:
-        "results/dofp_lut/tables/main.csv",
-    log:
-        "logs/dofp_lut/table_main.log",
-    benchmark:
-        "logs/dofp_lut/benchmarks/table_main.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 dofp_lut table_main --config {input.config} --input {input.runs} {input.timing}"
-        " --output {output} > {log} 2>&1"
-
-
-rule dofp_lut_table_ablation:
-    group:
-        "dofp_lut_summary"
-    input:
-        config="results/dofp_lut/config.yaml",
-        runs=[f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.csv"]
-        + expand("results/dofp_lut/runs/ablation_{stage}_seed{seed}.csv", stage=DOFP_LUT_ABLATIONS, seed=DOFP_LUT_FIRST_SEED),
-        code=code_files("dofp_lut", "tables"),
-    output:
-        "results/dofp_lut/tables/ablation.csv",
-    log:
-        "logs/dofp_lut/table_ablation.log",
-    benchmark:
-        "logs/dofp_lut/benchmarks/table_ablation.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 dofp_lut table_ablation --config {input.config} --input {input.runs}"
-        " --output {output} > {log} 2>&1"
-
-
-rule dofp_lut_figure:
-    group:
-        "dofp_lut_summary"
-    input:
-        config="results/dofp_lut/config.yaml",
-        table=lambda w: f"results/dofp_lut/tables/{DOFP_LUT_FIGURES[w.figure]}.csv",
-        code=code_files("dofp_lut", "figures"),
-    output:
-        report(
-            "results/dofp_lut/figures/{figure}.png",
-            caption="../report/dofp_lut_figure.rst",
-            category="dofp_lut",
-            subcategory="figures",
-        ),
-    wildcard_constraints:
-        figure="|".join(DOFP_LUT_FIGURES),
-    log:
-        "logs/dofp_lut/figure_{figure}.log",
-    benchmark:
-        "logs/dofp_lut/benchmarks/figure_{figure}.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 dofp_lut figure_{wildcards.figure} --config {input.config} --input {input.table}"
-        " --output {output} > {log} 2>&1"
-
-
-rule dofp_lut_figure_maps:
-    group:
-        "dofp_lut_summary"
-    input:
-        config="results/dofp_lut/config.yaml",
-        arrays=f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.npz",
-        code=code_files("dofp_lut", "figures"),
-    output:
-        report(
-            "results/dofp_lut/figures/dolp_aolp_maps.png",
-            caption="../report/dofp_lut_figure.rst",
-            category="dofp_lut",
-            subcategory="figures",
-        ),
-    log:
-        "logs/dofp_lut/figure_dolp_aolp_maps.log",
-    benchmark:
-        "logs/dofp_lut/benchmarks/figure_dolp_aolp_maps.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    shell:
-        "python -m neurips26 dofp_lut figure_dolp_aolp_maps --config {input.config} --input {input.arrays}"
-        " --output {output} > {log} 2>&1"
-
-
-rule dofp_lut_claims:
-    group:
-        "dofp_lut_summary"
-    input:
-        config="results/dofp_lut/config.yaml",
-        tables=["results/dofp_lut/tables/main.csv", "results/dofp_lut/tables/ablation.csv"],
-        figures=expand("results/dofp_lut/figures/{figure}.png", figure=[*DOFP_LUT_FIGURES, "dolp_aolp_maps"]),
         throughput="results/dofp_lut/throughput.csv",
-        code=code_files("dofp_lut", "paper_claims"),
+        code=code_files("dofp_lut", "tables", "figures", "paper_claims"),
     output:
+        tables=expand("results/dofp_lut/tables/{table}.csv", table=["main", "ablation"]),
+        figures=report(
+            expand("results/dofp_lut/figures/{figure}.png", figure=[*DOFP_LUT_FIGURES, "dolp_aolp_maps"]),
+            caption="../report/dofp_lut_figure.rst",
+            category="dofp_lut",
+            subcategory="figures",
+        ),
         claims="results/dofp_lut/claims.json",
         metrics="results/dofp_lut/metrics.json",
+    params:
+        steps=stage_steps(
+            "dofp_lut",
+            [
+                *table_steps(
+                    "dofp_lut",
+                    {
+                        "main": [*expand("results/dofp_lut/runs/seed{seed}.csv", seed=SEEDS), "results/dofp_lut/timing.csv"],
+                        "ablation": [f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.csv"]
+                        + expand(
+                            "results/dofp_lut/runs/ablation_{stage}_seed{seed}.csv", stage=DOFP_LUT_ABLATIONS, seed=DOFP_LUT_FIRST_SEED
+                        ),
+                    },
+                ),
+                *figure_steps("dofp_lut", DOFP_LUT_FIGURES),
+                (
+                    "figure_dolp_aolp_maps",
+                    [f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.npz"],
+                    ["results/dofp_lut/figures/dolp_aolp_maps.png"],
+                ),
+                claims_step("dofp_lut", ["results/dofp_lut/tables/main.csv", "results/dofp_lut/tables/ablation.csv"]),
+            ],
+        ),
     log:
-        "logs/dofp_lut/claims.log",
+        "logs/dofp_lut/summary.log",
     benchmark:
-        "logs/dofp_lut/benchmarks/claims.tsv"
+        "logs/dofp_lut/benchmarks/summary.tsv"
     resources:
         mem_mb=1000,
-        runtime=5,
+        runtime=15,
     shell:
-        "python -m neurips26 dofp_lut claims --config {input.config} --input {input.tables}"
-        " --output {output.claims} {output.metrics} > {log} 2>&1"
+        "python -m neurips26 dofp_lut {params.steps} > {log} 2>&1"
