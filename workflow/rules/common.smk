@@ -92,7 +92,6 @@ def artifact_producers(paths):
     return json.dumps({path: producing_rule(path) for path in paths})
 
 
-
 def stage_steps(paper_id, steps):
     """The arguments of one `python -m neurips26 <paper_id> ...` call that runs several stages in order in one process
     (`::` between them, see neurips26/cli.py), each with the paper's resolved config: `steps` is a list of (stage,
