@@ -37,3 +37,30 @@ def workflow_groups(copy: Path) -> dict[str, str]:
         if match:
             groups[rule] = match.group(1)
     return groups
+
+
+def summary_jobs(dry_run: str) -> dict[str, tuple[list[str], list[str], str]]:
+    """rule -> (inputs, outputs, shell command) of every `<paper>_summary` job in a `snakemake -n -p` printout."""
+    jobs = {}
+    pattern = r"rule (\w+_summary):\n(?:.*\n)*?\s+input: (.*)\n\s+output: (.*)\n(?:.*\n)*?Shell command: (.*)"
+    for match in re.finditer(pattern, dry_run):
+        rule, inputs, outputs, shell = match.groups()
+        jobs[rule] = (inputs.split(", "), outputs.split(", "), shell)
+    return jobs
+
+
+def shell_steps(shell: str) -> list[tuple[str, list[str], list[str]]]:
+    """(stage, --input files, --output files) of each step of a `python -m neurips26 <paper> STEP :: STEP ...` call."""
+    command = shell.split(" > ")[0].split()[4:]
+    steps = []
+    for step in " ".join(command).split(" :: "):
+        words = step.split()
+        files: dict[str, list[str]] = {"--input": [], "--output": []}
+        current = None
+        for word in words[1:]:
+            if word.startswith("--"):
+                current = word
+            elif current in files:
+                files[current].append(word)
+        steps.append((words[0], files["--input"], files["--output"]))
+    return steps

@@ -4,7 +4,7 @@ import pytest
 
 from neurips26.common.registry import load_papers
 from tests.conftest import ROOT, copy_repository, mark_planned, snakemake
-from tests.rule_directives import local_rules, rule_blocks, workflow_groups
+from tests.rule_directives import local_rules, rule_blocks, shell_steps, summary_jobs, workflow_groups
 
 pytestmark = pytest.mark.workflow
 
@@ -34,6 +34,23 @@ def test_bookkeeping_is_local_and_each_papers_summary_is_one_job():
                  any(rule.endswith(part) for part in ("_table", "_tables", "_figure", "_figures", "_claims"))}
         assert not stray, f"{paper}: tables, figures and claims belong to {paper}_summary, not {stray}"
     assert not local & set(groups), "a grouped rule is never local (Snakemake would submit it anyway)"
+
+
+def test_each_summary_step_reads_only_declared_inputs_or_earlier_steps_outputs(repo_copy):
+    """A summary job declares its inputs once for Snakemake and again inside its steps: a step that reads a file the rule
+    does not declare (and no earlier step writes) would run on stale data or race its producer. Checked on the planned
+    jobs of a dry run at the default scale, so every grid and every paper is covered."""
+    result = snakemake(repo_copy, "results/all", "-n", "-p", "--forceall")
+    jobs = summary_jobs(result.stdout)
+    implemented = {p.id for p in load_papers() if p.implemented}
+    assert {rule.removesuffix("_summary") for rule in jobs} == implemented
+    for rule, (inputs, outputs, shell) in jobs.items():
+        available, steps = set(inputs), shell_steps(shell)
+        assert any(reads for _, reads, _ in steps), f"{rule}: no --input parsed; the check would be vacuous"
+        for stage, reads, writes in steps:
+            assert set(reads) <= available, f"{rule} {stage} reads undeclared {sorted(set(reads) - available)}"
+            assert set(writes) <= set(outputs), f"{rule} {stage} writes undeclared {sorted(set(writes) - set(outputs))}"
+            available |= set(writes)
 
 
 def test_lint_finds_nothing_but_the_justified_conda_warning(repo_copy):
