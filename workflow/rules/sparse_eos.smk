@@ -13,8 +13,8 @@ SPARSE_EOS_DATA = [
 SPARSE_EOS_TABLES = {"main": ["sphere", "images"], "geometry": ["geometry"]}
 # the figures (all drawn in one job, from the tables; stages.FIGURES says which table each is drawn from)
 SPARSE_EOS_FIGURES = ["gap_vs_dim", "gap_vs_receptive_field", "step_size", "patch_pca_spectrum", "activation_coverage"]
-# modules that only present results (readme_tables: the README's tables, outside the pipeline): never the experiments' code
-SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims", "readme_tables"]
+# modules that only present results: never the experiments' code
+SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims"]
 
 EXTRA_OUTPUTS["sparse_eos"] = expand(
     "results/sparse_eos/runs/{experiment}/seed{seed}.csv", experiment=SPARSE_EOS_EXPERIMENTS, seed=SEEDS

@@ -1,6 +1,6 @@
 """The README's result tables, printed as Markdown from the artifacts only (no number typed by hand):
 
-    python -m neurips26.papers.sparse_eos.readme_tables RESULTS_DIR [RECHECK_RESULTS_DIR]
+    python tools/sparse_eos_readme_tables.py RESULTS_DIR [RECHECK_RESULTS_DIR]
 
 RESULTS_DIR holds tables/main.csv, tables/geometry.csv and claims.json of the configured seeds; the optional second
 folder holds the same artifacts of the re-check seeds (claims table with both verdicts and a flip column)."""
@@ -96,6 +96,8 @@ def claims(first: dict, second: dict | None) -> list[str]:
 
 
 def main(argv: list[str]) -> None:
+    if not argv:
+        raise SystemExit(__doc__)
     folders = [Path(a) for a in argv]
     table = pd.read_csv(folders[0] / "tables/main.csv")
     geo = pd.read_csv(folders[0] / "tables/geometry.csv")
