@@ -36,8 +36,9 @@ def test_tables_figures_and_claims_from_the_runs(runs, tmp_path):
     assert set(main_table["method"]) == {"compiled", "naive", "pooled", "retrieval"}
     figures = [tmp_path / "figures" / f"{f}.png" for f in ("conversion_bias_vs_p0", "conflict_pr",
                                                            "executability_by_query", "cohort_validation")]
-    assert main(["causal_compile", "figures", "--input", *map(str, tables[1:]), "--output", *map(str, figures),
-                 *TINY]) == 0
+    for figure, table in zip(figures, tables[1:]):
+        assert main(["causal_compile", f"figure_{figure.stem}", "--input", str(table), "--output", str(figure),
+                     *TINY]) == 0
     assert all(f.stat().st_size > 1000 for f in figures)
     real = tmp_path / "tables" / "real_text.csv"
     pd.DataFrame({"metric": ["abstracts", "statements", "schema_valid", "recall", "precision"],

@@ -70,34 +70,3 @@ def test_the_npz_figure_stage_draws_from_the_saved_arrays_and_refuses_other_inpu
     with pytest.raises(UserError, match="ARRAYS.npz"):
         stage(StageContext("dodge_it", OmegaConf.create({}), inputs=[tmp_path / "t.csv"], outputs=[tmp_path / "g.png"]))
     assert not (tmp_path / "g.png").exists()
-
-
-def test_the_figures_stage_draws_each_figure_from_its_own_table_and_checks_every_name_first(tmp_path):
-    import pandas as pd
-
-    from neurips26.common.plotting import new_figure
-    from neurips26.common.stage import figures_stage
-
-    pd.DataFrame({"x": [1, 2]}).to_csv(tmp_path / "main.csv", index=False)
-    pd.DataFrame({"x": [7, 8, 9]}).to_csv(tmp_path / "cells.csv", index=False)
-    seen = {}
-
-    def draw(name):
-        def figure(table):
-            seen[name] = list(table.x)
-            fig, axes = new_figure()
-            axes[0].plot(table.x)
-            return fig
-
-        return figure
-
-    stage = figures_stage({"curve": "main", "heatmap": "cells"}, draw)
-    inputs = [tmp_path / "main.csv", tmp_path / "cells.csv"]
-    stage(StageContext("hyperidac", OmegaConf.create({}), inputs=inputs,
-                       outputs=[tmp_path / "curve.png", tmp_path / "heatmap.png"]))
-    assert seen == {"curve": [1, 2], "heatmap": [7, 8, 9]}
-    assert (tmp_path / "curve.png").stat().st_size > 0 and (tmp_path / "heatmap.png").stat().st_size > 0
-    with pytest.raises(UserError, match="'unknown'"):
-        stage(StageContext("hyperidac", OmegaConf.create({}), inputs=inputs,
-                           outputs=[tmp_path / "again" / "curve.png", tmp_path / "again" / "unknown.png"]))
-    assert not (tmp_path / "again" / "curve.png").exists()

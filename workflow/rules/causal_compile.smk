@@ -108,11 +108,7 @@ rule causal_compile_summary:
                     expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
                     expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
                 ),
-                (
-                    "figures",
-                    expand("results/causal_compile/tables/{table}.csv", table=sorted(set(CAUSAL_COMPILE_FIGURES.values()))),
-                    expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
-                ),
+                *figure_steps("causal_compile", CAUSAL_COMPILE_FIGURES),
                 claims_step(
                     "causal_compile",
                     [

@@ -11,7 +11,7 @@ if HYP_SETTINGS.jobs.per_regime:
 else:
     HYP_RUNS = ["results/hyperidac/runs/all/seeds.csv"]
 HYP_TABLES = ["allocation", "main", "ablation", "per_seed", "cells"]
-# figure -> the table it is drawn from (stages.FIGURES)
+# figure -> the table it is drawn from
 HYP_FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}
 
 EXTRA_OUTPUTS["hyperidac"] = HYP_RUNS + ["results/hyperidac/features.npz"]
@@ -103,11 +103,7 @@ rule hyperidac_summary:
             "hyperidac",
             [
                 ("tables", HYP_RUNS, expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES)),
-                (
-                    "figures",
-                    expand("results/hyperidac/tables/{table}.csv", table=sorted(set(HYP_FIGURES.values()))),
-                    expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
-                ),
+                *figure_steps("hyperidac", HYP_FIGURES),
                 claims_step("hyperidac", expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed"])),
             ],
         ),

@@ -11,8 +11,14 @@ SPARSE_EOS_DATA = [
 ]
 # table -> the experiments whose per-seed runs it aggregates
 SPARSE_EOS_TABLES = {"main": ["sphere", "images"], "geometry": ["geometry"]}
-# the figures (all drawn in one job, from the tables; stages.FIGURES says which table each is drawn from)
-SPARSE_EOS_FIGURES = ["gap_vs_dim", "gap_vs_receptive_field", "step_size", "patch_pca_spectrum", "activation_coverage"]
+# figure -> the table it is drawn from
+SPARSE_EOS_FIGURES = {
+    "gap_vs_dim": "main",
+    "gap_vs_receptive_field": "main",
+    "step_size": "main",
+    "patch_pca_spectrum": "geometry",
+    "activation_coverage": "geometry",
+}
 # modules that only present results: never the experiments' code
 SPARSE_EOS_PRESENTATION = ["tables", "figures", "paper_claims"]
 
@@ -91,11 +97,7 @@ rule sparse_eos_summary:
                         for table, experiments in SPARSE_EOS_TABLES.items()
                     },
                 ),
-                (
-                    "figures",
-                    expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
-                    expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
-                ),
+                *figure_steps("sparse_eos", SPARSE_EOS_FIGURES),
                 claims_step("sparse_eos", expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES)),
             ],
         ),

@@ -69,25 +69,6 @@ def figure_stage(draw: Callable) -> Stage:
     return stage
 
 
-def figures_stage(sources: dict[str, str], draw: Callable[[str], Callable]) -> Stage:
-    """One job for several figures: --input the tables, --output the PNGs; figure NAME is drawn by draw(NAME) from its
-    table sources[NAME] (read from disk, never from in-memory state). One process pays matplotlib's start-up once."""
-
-    def stage(ctx: StageContext) -> None:
-        import pandas as pd
-
-        from neurips26.common.plotting import save_figure
-
-        by_name = {path.stem: path for path in ctx.inputs}
-        for path in ctx.outputs:
-            if path.stem not in sources or sources[path.stem] not in by_name:
-                raise UserError(f"figures: no figure {path.stem!r} or its table among --input; figures: {sorted(sources)}")
-        for path in ctx.outputs:
-            save_figure(draw(path.stem)(pd.read_csv(by_name[sources[path.stem]])), path)
-
-    return stage
-
-
 def npz_figure_stage(draw: Callable) -> Stage:
     """A stage that draws one figure from one saved .npz of arrays (example images, rollout frames), read without
     pickle."""

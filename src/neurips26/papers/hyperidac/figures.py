@@ -53,6 +53,3 @@ def cell_accuracy_heatmap(cells: pd.DataFrame, methods=("static", "hyperidac")):
         ax.grid(False)
     fig.suptitle(f"severe regime (gamma = {severe.gamma.max():g}), cell accuracy averaged over seeds", fontsize=8)
     return fig
-
-
-FIGURES = {"acc_vs_dci": acc_vs_dci, "cell_accuracy_heatmap": cell_accuracy_heatmap}

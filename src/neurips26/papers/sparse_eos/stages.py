@@ -9,15 +9,14 @@ from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, claims_stage, figures_stage, table_stage
+from neurips26.common.stage import StageContext, claims_stage, figure_stage, table_stage
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py); the geometry job never imports torch.
 data, experiments, figures, geometry, paper_claims, tables = lazy_modules(
     "neurips26.papers.sparse_eos", "data", "experiments", "figures", "geometry", "paper_claims", "tables"
 )
-# figure -> the table it is drawn from (workflow/rules/sparse_eos.smk reads the same names)
-FIGURES = {"gap_vs_dim": "main", "gap_vs_receptive_field": "main", "step_size": "main",
-           "patch_pca_spectrum": "geometry", "activation_coverage": "geometry"}
+# each drawn from the table workflow/rules/sparse_eos.smk names
+FIGURES = ("gap_vs_dim", "gap_vs_receptive_field", "step_size", "patch_pca_spectrum", "activation_coverage")
 
 
 def _folders(ctx: StageContext) -> dict:
@@ -63,6 +62,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_geometry": _run("geometry"),
     "table_main": table_stage(deferred(tables, "table_main")),
     "table_geometry": table_stage(deferred(tables, "table_geometry")),
-    "figures": figures_stage(FIGURES, lambda name: getattr(figures, name)),
+    **{f"figure_{name}": figure_stage(deferred(figures, name)) for name in FIGURES},
     "claims": claims_stage(deferred(paper_claims, "build"), ("main", "geometry")),
 }
