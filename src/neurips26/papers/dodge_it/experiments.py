@@ -9,6 +9,7 @@ import pandas as pd
 import torch
 from tqdm import tqdm
 
+from neurips26.common import optim
 from neurips26.papers.dodge_it import rollout
 from neurips26.papers.dodge_it.env import Camera, load_model, sample_layouts, stream
 from neurips26.papers.dodge_it.policy import Policy, behaviour_cloning, group_advantages, grpo_update
@@ -75,7 +76,7 @@ def train_rl(cfg, seed: int, bc_state: dict, kind: str) -> tuple[dict, pd.DataFr
     policy = _policy(cfg)
     policy.load_state_dict(bc_state)
     rl = cfg.rl
-    opt = torch.optim.Adam(policy.parameters(), lr=float(rl.lr))
+    opt = optim.Adam(policy.parameters(), lr=float(rl.lr))
     rng = stream(seed, "rl", 0 if kind == "success" else 1)
     rows = []
     with _Scene() as scene:

@@ -7,6 +7,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from neurips26.common import optim
+
 
 class Policy(nn.Module):
     """Gaussian policy: mean = tanh(MLP(obs)) in action units; a fixed exploration std (as sampling temperature)."""
@@ -37,7 +39,7 @@ def behaviour_cloning(policy: Policy, obs: np.ndarray, actions: np.ndarray, epoc
     gen = torch.Generator().manual_seed(seed)
     x = torch.as_tensor(obs, dtype=torch.float32)
     y = torch.as_tensor(actions, dtype=torch.float32)
-    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    opt = optim.Adam(policy.parameters(), lr=lr)
     losses = []
     for _ in range(epochs):
         order = torch.randperm(len(x), generator=gen)

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from neurips26.common import optim
 from neurips26.papers.dofp_lut import baselines
 from neurips26.papers.dofp_lut import features as ft
 from neurips26.papers.dofp_lut.data import Scene
@@ -46,7 +47,7 @@ def loss_fn(pred: torch.Tensor, target: torch.Tensor, stokes_weight: float, norm
 
 
 def _fit(model: torch.nn.Module, predict, pool: dict, rng: np.random.Generator, cfg, label: str) -> list[float]:
-    optimiser = torch.optim.Adam(model.parameters(), lr=float(cfg.lr))
+    optimiser = optim.Adam(model.parameters(), lr=float(cfg.lr))
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=int(cfg.steps))
     size, losses = len(pool["target"]), []
     for _ in tqdm(range(int(cfg.steps)), desc=label, mininterval=5):

@@ -57,9 +57,11 @@ def train_extractor(x: np.ndarray, y: np.ndarray, cfg, seed: int):
     import torch
     import torch.nn.functional as F
 
+    from neurips26.common import optim
+
     torch.manual_seed(seed)
     body, head = _extractor(cfg.extractor.width, cfg.extractor.feature_dim, 10)
-    opt = torch.optim.Adam([*body.parameters(), *head.parameters()], lr=cfg.extractor.lr)
+    opt = optim.Adam([*body.parameters(), *head.parameters()], lr=cfg.extractor.lr)
     xt, yt = torch.from_numpy(x[:, None]), torch.from_numpy(y.astype(np.int64))
     gen = torch.Generator().manual_seed(seed)
     for _ in range(cfg.extractor.epochs):

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from neurips26.common import optim
 from neurips26.papers.hyperidac.method import HyperHead, prior_regularisers, pseudo_labels
 
 
@@ -47,7 +48,7 @@ def train_semi(head, split: Split, cfg, scheme: str, seed: int, use_history: boo
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     p, t = cfg.pseudo, cfg.train
-    opt = torch.optim.Adam([q for q in head.parameters() if q.requires_grad], lr=t.lr, weight_decay=t.weight_decay)
+    opt = optim.Adam([q for q in head.parameters() if q.requires_grad], lr=t.lr, weight_decay=t.weight_decay)
     teacher = copy.deepcopy(head)
     n_unl, n_lab = len(split.x_unl), len(split.x_lab)
     history = np.full((n_unl, int(p.history)), -1)
@@ -94,7 +95,7 @@ def train_supervised(head, x: torch.Tensor, y: torch.Tensor, cfg, seed: int, off
     """Labelled training; `offsets` [n, K] are added to the logits in training only (logit adjustment)."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.Adam(head.parameters(), lr=cfg.train.lr, weight_decay=cfg.train.weight_decay)
+    opt = optim.Adam(head.parameters(), lr=cfg.train.lr, weight_decay=cfg.train.weight_decay)
     for _ in range(int(cfg.train.epochs)):
         for idx in torch.randperm(len(x), generator=gen).split(int(cfg.train.batch)):
             logits = head(x[idx])[0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
+from neurips26.common import optim
 from neurips26.papers.kondo_gate.models import action_log_prob
 
 
@@ -28,7 +29,7 @@ class Screen:
 
     def __init__(self, model: torch.nn.Module, lr: float, probe_inputs: torch.Tensor, probe_logits: torch.Tensor):
         self.model = model
-        self.optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+        self.optimizer = optim.Adam(model.parameters(), lr=lr)
         self.forward_flops, self.train_flops = self._per_sample_flops(probe_inputs, probe_logits)
 
     def _per_sample_flops(self, inputs, logits) -> tuple[int, int]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
+from neurips26.common import optim
 from neurips26.common.errors import UserError
 from neurips26.papers.kondo_gate.baselines import SCREENS, priority, reinforce_weights
 from neurips26.papers.kondo_gate.method import backward_flops_per_sample, dg_weights, gated_update, select
@@ -52,7 +53,7 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
     """Train a fresh policy (same init and data stream for every spec of a seed); one record per evaluation."""
     torch.manual_seed(seed)
     policy = task.make_policy()
-    optimizer = torch.optim.Adam(policy.parameters(), lr=float(block.lr))
+    optimizer = optim.Adam(policy.parameters(), lr=float(block.lr))
     data_gen, act_gen, gate_gen = (torch.Generator().manual_seed(seed * 1000 + i) for i in range(3))
     stale = copy.deepcopy(policy) if spec.method == "stale_delight" else None
     x0, y0 = task.batch(torch.Generator().manual_seed(-1 % 2**31))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from neurips26.common import optim
 from neurips26.papers.mec_mmd import baselines
 
 METHODS = ("mec", "naive", "audit_only", "oracle", "regression_calibration", "conv_true", "conv_misspecified")
@@ -56,8 +57,8 @@ def fit(spec, base: np.ndarray, eps: np.ndarray, h: float, theta0: np.ndarray, i
     cross, channel = spec
     base_t, eps_t = torch.as_tensor(base), torch.as_tensor(eps)
     theta = torch.tensor(theta0, dtype=torch.float64, requires_grad=True)
-    opt = torch.optim.LBFGS([theta], lr=1.0, max_iter=iterations, line_search_fn="strong_wolfe",
-                            tolerance_grad=1e-10, tolerance_change=1e-14)
+    opt = optim.LBFGS([theta], lr=1.0, max_iter=iterations, line_search_fn="strong_wolfe",
+                      tolerance_grad=1e-10, tolerance_change=1e-14)
 
     def closure():
         opt.zero_grad()

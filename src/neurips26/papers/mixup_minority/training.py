@@ -11,6 +11,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from neurips26.common import optim
 from neurips26.papers.mixup_minority.baselines import Method
 from neurips26.papers.mixup_minority.method import mixup_targets, ms_targets, simplex_etf
 from neurips26.papers.mixup_minority.samplers import PairSampler, draw_single
@@ -65,8 +66,8 @@ def train(method: Method, x: np.ndarray, y: np.ndarray, classes: int, cfg, seed:
     torch.manual_seed(seed)
     model = build_model(x.shape[1:], classes, method.head, cfg, seed).to(device)
     steps, batch = int(cfg.train.steps), int(cfg.train.batch)
-    opt = torch.optim.SGD(model.parameters(), lr=float(cfg.train.lr), momentum=0.9,
-                          weight_decay=float(cfg.train.weight_decay), nesterov=True)
+    opt = optim.SGD(model.parameters(), lr=float(cfg.train.lr), momentum=0.9,
+                    weight_decay=float(cfg.train.weight_decay), nesterov=True)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda t: 0.5 * (1 + np.cos(np.pi * t / steps)))
     xt, yt = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
     sampler = PairSampler(method.mixup or "instance", y, classes)

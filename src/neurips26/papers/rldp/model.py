@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from neurips26.common import optim
 from neurips26.papers.rldp import data as D
 
 
@@ -121,7 +122,7 @@ def train(cfg, task, seed: int, log=print):
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     model = build(cfg, n_positions(task))
-    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=0.01)
+    opt = optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=0.01)
     val = D.sample_problems(np.random.default_rng(seed + 10_000), cfg.val_size, task.max_steps, task.filler_max)
     history, previous = [], -1.0
     for step in range(1, cfg.max_steps + 1):

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from neurips26.common import optim
 from neurips26.common.device import resolve_device
 from neurips26.common.llm import encode_left_padded, label_token_ids
 from neurips26.papers.zo_dominant_layer import lora, method, models
@@ -114,7 +115,7 @@ def train(model, runner, y, spec, train_rows, eval_rows, params, start, rng, see
     loss0, acc0 = before if before is not None else evaluate(runner, y, eval_rows, start)
     best, waited, steps, elapsed = loss0, 0, 0, 0.0
     last = None  # the held-out evaluation at the current step, if one was made
-    optimizer = torch.optim.Adam(params, lr=float(spec.fo_lr)) if first_order else None
+    optimizer = optim.Adam(params, lr=float(spec.fo_lr)) if first_order else None
     for step in range(int(spec.max_steps if max_steps is None else max_steps)):
         rows = torch.as_tensor(rng.choice(train_rows, int(spec.batch), replace=False))
         if device_of(params) == "cuda":
