@@ -2,8 +2,9 @@
 
     scan SEED...           CNN sharpness at initialisation per seed (default sizes; to pick pilot seeds spanning it),
                            then the cost of one GD step and of one checkpoint
-    run SEED LAMBDA CAP    one CNN run at the default point (eta 0.03, stopping rule 8 checkpoints) with a pilot cap;
+    run SEED LAMBDA CAP [ETA]  one CNN run (eta ETA, default 0.03; stopping rule 8 checkpoints) with a pilot cap;
                            writes its trace to results/wd_eos_pilot/cnn_wd<LAMBDA>_seed<SEED>.csv
+                           (cnn_eta<ETA>_wd<LAMBDA>_seed<SEED>.csv for ETA != 0.03)
     show                   per pilot trace: S at init, sharpening time, EoS onset, stopping step, EoS amplitude
 
 Needs results/wd_eos/config.yaml and data/raw/digits (snakemake results/wd_eos/config.yaml data/raw/digits/provenance.json).
@@ -11,6 +12,8 @@ The runs of 2026-12-01 (README, "CNN cap"):
     flock /tmp/neurips26-heavy.lock bash -c 'printf "23 0.01\\n47 0.01\\n37 0.01\\n73 0.01\\n23 0.0\\n" | \\
         xargs -P 2 -L 1 bash -c "python tools/wd_eos_pilot.py run \\$0 \\$1 3600"'
     (second round: 13 19 29 41 43 53 67 71 at 0.01, cap 3600)
+The third pilot (issue 29, third session; README, "CNN step size, third pilot"): `run SEED LAMBDA 1800 0.04` on the
+seeds and lambdas written in the README before it ran.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ def scan(seeds: list[int]) -> None:
     print(json.dumps({"init_S": init, "step_s": step, "checkpoint_s": time.time() - t}))
 
 
-def run(seed: int, wd: float, cap: int) -> None:
+def run(seed: int, wd: float, cap: int, eta: float = 0.03) -> None:
     from neurips26.common.seeding import seed_everything
     from neurips26.papers.wd_eos import experiments
 
@@ -73,10 +76,11 @@ def run(seed: int, wd: float, cap: int) -> None:
     cfg.grid.cnn.max_steps = cap
     seed_everything(seed)
     t = time.time()
-    trace = experiments.run(cfg, split, "cnn", "coupled", 0.03, wd, seed, "cpu")
+    trace = experiments.run(cfg, split, "cnn", "coupled", eta, wd, seed, "cpu")
     OUT.mkdir(exist_ok=True)
-    trace.to_csv(OUT / f"cnn_wd{wd}_seed{seed}.csv", index=False)
-    print(seed, wd, "steps", int(trace.step.iloc[-1]), f"{time.time() - t:.1f}s", flush=True)
+    tag = "" if eta == 0.03 else f"eta{eta}_"
+    trace.to_csv(OUT / f"cnn_{tag}wd{wd}_seed{seed}.csv", index=False)
+    print(seed, wd, eta, "steps", int(trace.step.iloc[-1]), f"{time.time() - t:.1f}s", flush=True)
 
 
 def show() -> None:
@@ -84,10 +88,11 @@ def show() -> None:
 
     from neurips26.papers.wd_eos import summary
 
-    for f in sorted(glob.glob(str(OUT / "cnn_wd*_seed*.csv"))):
+    for f in sorted(glob.glob(str(OUT / "cnn_*seed*.csv"))):
         t = pd.read_csv(f)
         r = summary.summarise_run(t, 0.9, 0.33, 8)
-        print(Path(f).name, f"S0 {t.sharpness.iloc[0]:.1f}", "t0.9", r["sharpening_time"], "onset", r["eos_onset"],
+        print(Path(f).name, f"2/eta {t.two_over_eta.iloc[0]:.1f}",
+              f"S0 {t.sharpness.iloc[0]:.1f}", "t0.9", r["sharpening_time"], "onset", r["eos_onset"],
               "stop", r["steps"], "complete", r["eos_complete"], f"amp {r['osc_amplitude']:.4f}")
 
 
@@ -96,6 +101,6 @@ if __name__ == "__main__":
     if command == "scan":
         scan([int(a) for a in args])
     elif command == "run":
-        run(int(args[0]), float(args[1]), int(args[2]))
+        run(int(args[0]), float(args[1]), int(args[2]), *(float(a) for a in args[3:4]))
     else:
         show()

@@ -152,5 +152,5 @@ def test_positive_control_is_cut_by_the_configured_rule():
     cfg = compose("wd_eos", [])
     steps, freq = 1800, 30
     assert (cfg.grid.cnn.max_steps, cfg.grid.cnn.eig_freq, cfg.grid.cnn.eos_checkpoints) == (steps, freq, 8)
-    traces = controls.oscillation_traces(0.03, list(cfg.grid.cnn.wds), steps, freq, 8)
+    traces = controls.oscillation_traces(float(max(cfg.grid.cnn.etas)), list(cfg.grid.cnn.wds), steps, freq, 8)
     assert set(traces.groupby(["wd", "seed"]).step.max()) == {600 + 8 * freq}  # onset at steps // 3, every seed
