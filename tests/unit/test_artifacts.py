@@ -25,3 +25,18 @@ def test_overrides_are_separated_from_options_wherever_they_stand():
     options, overrides = split_overrides(["run_bias", "--output", "r/x.csv", "scale=tiny", "--seed", "1", "seeds=[0,1]"])
     assert options == ["run_bias", "--output", "r/x.csv", "--seed", "1"]
     assert overrides == ["scale=tiny", "seeds=[0,1]"]
+
+
+def test_a_torch_artifact_is_byte_identical_when_saved_again(tmp_path):
+    """torch.save to a path names the archive's inner folder after that path, here a random temporary file: the same
+    weights then gave a different file on every rerun."""
+    import torch
+
+    from neurips26.common.artifacts import write_torch
+
+    state = {"w": torch.arange(6.0).reshape(2, 3), "b": torch.ones(2)}
+    write_torch(tmp_path / "a" / "model.pt", state)
+    write_torch(tmp_path / "b" / "model.pt", state)
+    assert (tmp_path / "a" / "model.pt").read_bytes() == (tmp_path / "b" / "model.pt").read_bytes()
+    loaded = torch.load(tmp_path / "a" / "model.pt", weights_only=True)
+    assert torch.equal(loaded["w"], state["w"]) and torch.equal(loaded["b"], state["b"])

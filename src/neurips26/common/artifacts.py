@@ -66,3 +66,12 @@ def write_npz(path: str | Path, arrays: dict) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             with archive.open(info, "w", force_zip64=True) as handle:
                 np.lib.format.write_array(handle, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+
+
+def write_torch(path: str | Path, obj) -> None:
+    """torch.save, byte-reproducible: saved through a file handle, so the archive's inner folder is torch's fixed
+    `archive/` rather than the name of the random temporary file (which made every rerun a new file to DVC)."""
+    import torch
+
+    with atomic_path(path) as tmp, open(tmp, "wb") as handle:
+        torch.save(obj, handle)

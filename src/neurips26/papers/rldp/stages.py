@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from neurips26.common.artifacts import atomic_path, write_csv
+from neurips26.common.artifacts import write_csv, write_torch
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
@@ -32,14 +32,11 @@ def _outputs(ctx: StageContext, n: int, what: str):
 
 
 def train(ctx: StageContext) -> None:
-    import torch
-
     require_embedded(ctx, PAPER_SOURCES)
     model_path, history_path = _outputs(ctx, 2, "train (model.pt history.csv)")
     seed_everything(int(ctx.cfg.model.seed))
     state, history = experiments.train(ctx.cfg)
-    with atomic_path(model_path) as tmp:
-        torch.save(state, tmp)
+    write_torch(model_path, state)
     write_csv(history_path, history)
 
 
