@@ -8,7 +8,7 @@ import pandas as pd
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.papers.plant import experiments, method, mi, paper_claims
+from neurips26.papers.plant import experiments, method, mi, paper_claims, tables
 from neurips26.papers.plant.data import Corpus
 
 
@@ -52,7 +52,8 @@ def test_oracle_relevance_uses_test_labels_and_l2r_only_training_documents():
     assert nmi_train[vocab_of[1]] < 1e-12 < nmi_all[vocab_of[1]]          # only the leak makes token 1 relevant
 
 
-def _tables(oracle_f1, random_f1=0.06):
+def _tables(oracle_gain, random_gain=-0.01, plant_gain=(-0.02, -0.01, -0.03)):
+    """Tables of three seeds: the paired differences (fractions of macro-F1) per seed, and context tables."""
     cols = ["macro_f1", "macro_f1_rare", "macro_f1_frequent", "runs_hit_cap"]
     main = pd.DataFrame([{"backbone": b, "method": m, "macro_f1": f, "runs_hit_cap": 0}
                          for b in ("minilm", "smollm2") for m, f in (("plant", 0.05), ("laat", 0.07))]
@@ -60,20 +61,53 @@ def _tables(oracle_f1, random_f1=0.06):
     rare = pd.DataFrame([{"backbone": "minilm", "method": m, "bin": b, "macro_f1": 0.05}
                          for m in ("plant", "laat") for b in ("rare", "frequent")])
     fraction = pd.DataFrame({"fraction": [0.1, 1.0], "gap_macro_f1": [0.0, -0.02], "runs_hit_cap": [0, 0]})
-    rows = {"plant": 0.05, "laat": 0.07, "random_relevance": random_f1, "oracle": oracle_f1}
-    ablation = pd.DataFrame([{"method": m, "p": 0.5, **{c: f for c in cols[:3]}, "runs_hit_cap": 1,
-                              "gain_kept": np.nan} for m, f in rows.items()])
-    return main, rare, fraction, ablation
+    ablation = pd.DataFrame([{"method": m, "p": 0.5, **{c: 0.05 for c in cols[:3]}, "runs_hit_cap": 1,
+                              "gain_kept": np.nan} for m in ("plant", "laat", "random_relevance", "oracle")])
+    jitter = np.array([-0.002, 0.0, 0.002])
+    paired = pd.DataFrame({"seed": [0, 1, 2], "plant_laat": plant_gain, "plant_laat_rare": 0.0 + jitter,
+                           "plant_laat_frequent": 0.0 - jitter, "smollm2_plant_laat": -0.01 + jitter,
+                           "small_fraction_plant_laat": 0.01 + jitter, "random_laat": random_gain + jitter,
+                           "oracle_laat": oracle_gain + jitter, "oracle_laat_rare": 0.08 + jitter,
+                           "oracle_laat_frequent": 0.01 + jitter, "small_fraction": 0.1})
+    return main, rare, fraction, ablation, paired
 
 
 def test_positive_control_holds_when_the_oracle_beats_laat_and_not_otherwise():
-    claims, metrics = paper_claims.build(*_tables(oracle_f1=0.20))
+    claims, metrics = paper_claims.build(*_tables(oracle_gain=0.05))
     by_id = {c.id: c.to_json() for c in claims}
     assert by_id["beats_laat"]["holds"] is False
     assert by_id["beats_laat"]["positive_control"]["holds"] is True
     control = by_id["ablation_l2r"]["positive_control"]["measured"]
-    np.testing.assert_allclose(control["gain_kept_random"], (0.06 - 0.07) / (0.20 - 0.07), rtol=1e-6)
+    np.testing.assert_allclose(control["removed_minus_half"], 100 * (0.5 * 0.05 - (-0.01)), rtol=1e-6)
     assert by_id["ablation_l2r"]["positive_control"]["holds"] is True
+    assert by_id["rare_labels"]["positive_control"]["holds"] is True   # 8 points on rare labels, 1 on frequent
     assert metrics["decoder_runs_hit_cap"] == 2                            # the two ablation-only rows
-    claims, _ = paper_claims.build(*_tables(oracle_f1=0.01))
+    claims, _ = paper_claims.build(*_tables(oracle_gain=-0.01))
     assert {c.id: c.to_json() for c in claims}["beats_laat"]["positive_control"]["holds"] is False
+
+
+def test_a_mean_gain_within_two_standard_errors_does_not_hold():
+    # mean gain 1 point, but the seeds disagree (sd 1.7 points, SE 1.0): not an effect; the same mean steady: holds
+    noisy = {c.id: c.to_json() for c in paper_claims.build(*_tables(0.05, plant_gain=(0.0, 0.03, 0.0)))[0]}
+    steady = {c.id: c.to_json() for c in paper_claims.build(*_tables(0.05, plant_gain=(0.009, 0.01, 0.011)))[0]}
+    assert noisy["beats_laat"]["holds"] is False and steady["beats_laat"]["holds"] is True
+    np.testing.assert_allclose(noisy["beats_laat"]["measured"]["gain_se"], 1.0, rtol=1e-6)  # sd sqrt(3) / sqrt(3)
+    # random relevance at -1 point vs PLANT's +1: it removes 2 > 0.5 points of the gain
+    assert steady["ablation_l2r"]["holds"] is True
+
+
+def test_paired_table_differences_within_each_seed_after_averaging_restarts():
+    rows = []
+    for seed in (0, 1):
+        for restart in (0, 1):
+            for name, f in (("plant", 0.10 + seed / 100 + restart / 100), ("laat", 0.08 + seed / 10),
+                              ("random_relevance", 0.07), ("oracle", 0.2)):
+                rows.append({"backbone": "minilm", "method": name, "seed": seed, "restart": restart,
+                             "fraction": 1.0, "macro_f1": f, "macro_f1_rare": f / 2, "macro_f1_frequent": f * 2})
+    runs = pd.DataFrame(rows + [{**r, "fraction": 0.1, "macro_f1": r["macro_f1"] + 0.01}
+                                for r in rows if r["method"] in ("plant", "laat")])
+    paired = tables.table_paired(runs).set_index("seed")
+    np.testing.assert_allclose(paired["plant_laat"], [0.105 - 0.08, 0.115 - 0.18])  # restart mean, then the pair
+    np.testing.assert_allclose(paired["small_fraction_plant_laat"], paired["plant_laat"])
+    np.testing.assert_allclose(paired["oracle_laat_rare"], [(0.2 - 0.08) / 2, (0.2 - 0.18) / 2])
+    assert paired["smollm2_plant_laat"].isna().all() and (paired["small_fraction"] == 0.1).all()

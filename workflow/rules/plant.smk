@@ -13,6 +13,7 @@ PLANT_TABLES = {
     "rare": [r for r in PLANT_RUNS if r.endswith("_main")],
     "fraction": ["minilm_main", "minilm_fraction"],
     "ablation": ["minilm_main", "minilm_ablation"],
+    "paired": PLANT_RUNS,
 }
 
 EXTRA_OUTPUTS["plant"] = expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS) + expand(
@@ -165,7 +166,7 @@ rule plant_summary:
                     },
                 ),
                 *figure_steps("plant", PLANT_FIGURES),
-                claims_step("plant", expand("results/plant/tables/{table}.csv", table=["main", "rare", "fraction", "ablation"])),
+                claims_step("plant", expand("results/plant/tables/{table}.csv", table=["main", "rare", "fraction", "ablation", "paired"])),
             ],
         ),
     log:

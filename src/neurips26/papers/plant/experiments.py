@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from neurips26.common.errors import UserError
 from neurips26.papers.plant import l2r, method, metrics, mi
 from neurips26.papers.plant.baselines import tfidf_lr
 from neurips26.papers.plant.data import Corpus
@@ -14,8 +15,10 @@ from neurips26.papers.plant.data import Corpus
 # experiment -> the decoder variants it trains (name, relevance, p, inattention). "oracle" is the positive control:
 # the L2R scorer trained on grades from MI over ALL documents (train + dev + test labels), i.e. tokens that truly carry
 # each label in the test documents, planted exactly like PLANT; planting must help there if the test can show a gain.
-ABLATIONS = [("random_relevance", "random", 0.5, True), ("mi_attention", "mi", 0.5, True),
-             ("plant_p1", "l2r", 1.0, True), ("oracle", "oracle", 0.5, True)]
+# Which ablations a run trains is `ablations` in the config (the default scale keeps the two the claims need).
+ABLATIONS = {"random_relevance": ("random_relevance", "random", 0.5, True),
+             "mi_attention": ("mi_attention", "mi", 0.5, True),
+             "plant_p1": ("plant_p1", "l2r", 1.0, True), "oracle": ("oracle", "oracle", 0.5, True)}
 MAIN = [("plant", "l2r", 0.5, True), ("laat", None, 0.0, False)]
 
 
@@ -53,8 +56,12 @@ def tables_for(states: dict, corpus: Corpus, train_idx: np.ndarray, cfg, rng,
     return {k: np.vstack([v.astype(np.float32), unseen]) for k, v in out.items()}, info, vocab_of
 
 
-def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, rng) -> dict:
+def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream: list[int]) -> dict:
+    """Train and evaluate one decoder variant. `stream` seeds its initialisation and its batch order: every variant
+    of a seed x fraction x restart gets the same stream (common random numbers), so PLANT and LAAT start from the same
+    weights and see the same batches, and their paired difference carries the method, not the draw."""
     name, relevance, p, inattentive = variant
+    rng = np.random.default_rng(stream)
     table = None
     if relevance is not None:
         k = int(cfg.inattention_k) if inattentive else None
@@ -84,22 +91,29 @@ def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int) 
     rng = np.random.default_rng([seed, 14])
     train_all, dev_idx, test_idx = corpus.index("train"), corpus.index("dev"), corpus.index("test")
     fractions = [float(f) for f in cfg.fractions if float(f) < 1] if kind == "fraction" else [1.0]
-    variants = {"main": MAIN, "ablation": ABLATIONS, "fraction": MAIN}[kind]
+    unknown = set(cfg.ablations) - set(ABLATIONS)
+    if unknown:
+        raise UserError(f"plant: unknown ablations {sorted(unknown)}; known: {sorted(ABLATIONS)}")
+    variants = {"main": MAIN, "ablation": [ABLATIONS[a] for a in cfg.ablations], "fraction": MAIN}[kind]
+    restarts = int(cfg.get("restarts", 1))
     rows, attention = [], pd.DataFrame()
     for fraction in fractions:
         train_idx = np.sort(rng.permutation(train_all)[:max(2, int(round(fraction * len(train_all))))])
         kinds = {v[1] for v in variants} - {None, "mi"}
         planted, info, vocab_of = tables_for(states, corpus, train_idx, cfg, rng, kinds)
         data = _tensors(states, corpus, vocab_of)
-        for variant in variants:
-            row, model = fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, rng)
-            rows.append({"backbone": backbone, "experiment": kind, "seed": seed, "fraction": fraction} | row | info)
-            if kind == "main" and variant[0] == "plant":
-                attention = attention_rows(model, data, states, corpus, test_idx, cfg, seed)
+        for restart in range(restarts):
+            stream = [seed, 15, restart, int(round(1000 * fraction))]  # the same for every variant (see fit)
+            for variant in variants:
+                row, model = fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream)
+                rows.append({"backbone": backbone, "experiment": kind, "seed": seed, "restart": restart,
+                             "fraction": fraction} | row | info)
+                if kind == "main" and variant[0] == "plant" and restart == 0:
+                    attention = attention_rows(model, data, states, corpus, test_idx, cfg, seed)
         if kind == "main" and backbone == "minilm" and cfg.tfidf.enabled:
             probs = tfidf_lr(corpus.texts, corpus.Y, train_idx, float(cfg.tfidf.C), int(cfg.tfidf.max_features))
             threshold = metrics.best_threshold(probs[dev_idx], corpus.Y[dev_idx], np.asarray(cfg.thresholds, float))
-            rows.append({"backbone": "tfidf", "experiment": kind, "seed": seed, "fraction": fraction,
+            rows.append({"backbone": "tfidf", "experiment": kind, "seed": seed, "restart": 0, "fraction": fraction,
                          "method": "tfidf_lr", "p": np.nan, "epochs": 0, "best_epoch": 0, "hit_cap": False}
                         | metrics.evaluate(probs[test_idx], corpus.Y[test_idx], threshold, corpus.rare) | info)
     return pd.DataFrame(rows), attention

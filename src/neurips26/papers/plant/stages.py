@@ -110,6 +110,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_dataset": dataset_table,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "rare", "fraction", "ablation"),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "rare", "fraction", "ablation", "paired"),
                            with_config=False),
 }

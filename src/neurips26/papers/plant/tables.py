@@ -7,11 +7,22 @@ import pandas as pd
 METRICS = ["micro_f1", "macro_f1", "macro_f1_rare", "macro_f1_frequent", "p1", "p3", "p5", "ndcg3", "ndcg5"]
 
 
+def _per_seed(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """One row per `by` x seed: metrics averaged over the seed's restarts, hit_cap counted."""
+    if "restart" not in runs:
+        runs = runs.assign(restart=0)
+    g = runs.groupby([*by, "seed"], sort=False, dropna=False)
+    mean = g[[*METRICS, "epochs", "best_epoch"]].mean()
+    return pd.concat([mean, g["hit_cap"].sum().astype(int), g.size().rename("restarts")], axis=1).reset_index()
+
+
 def _summary(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    g = runs.groupby(by, sort=False)
+    runs = _per_seed(runs, by)
+    g = runs.groupby(by, sort=False, dropna=False)
     out = g[METRICS].mean()
     std = g[METRICS].std(ddof=1).add_suffix("_std")
-    extra = [g["epochs"].mean(), g["best_epoch"].mean(), g["hit_cap"].sum().astype(int).rename("runs_hit_cap")]
+    extra = [g["epochs"].mean(), g["best_epoch"].mean(), g["hit_cap"].sum().astype(int).rename("runs_hit_cap"),
+             g["restarts"].sum().rename("runs")]
     return pd.concat([out, std, g.size().rename("seeds"), *extra], axis=1).reset_index()
 
 
@@ -22,7 +33,7 @@ def table_main(runs: pd.DataFrame) -> pd.DataFrame:
 
 def table_rare(runs: pd.DataFrame) -> pd.DataFrame:
     """Macro-F1 per label bin (rare: <= 5 training docs; frequent) and the PLANT - LAAT gap per seed's mean."""
-    main = runs[runs["experiment"] == "main"]
+    main = _per_seed(runs[runs["experiment"] == "main"], ["backbone", "method"])
     rows = []
     for (backbone, method), cell in main.groupby(["backbone", "method"], sort=False):
         for bin_name in ("rare", "frequent"):
@@ -34,7 +45,8 @@ def table_rare(runs: pd.DataFrame) -> pd.DataFrame:
 
 def table_fraction(runs: pd.DataFrame) -> pd.DataFrame:
     """MiniLM PLANT and LAAT per training fraction (1.0 from the main runs), with the per-seed gap."""
-    runs = runs[(runs["backbone"] == "minilm") & runs["method"].isin(["plant", "laat"])]
+    runs = _per_seed(runs[(runs["backbone"] == "minilm") & runs["method"].isin(["plant", "laat"])],
+                     ["fraction", "method"])
     wide = runs.pivot_table(index=["fraction", "seed"], columns="method",
                             values=["macro_f1", "macro_f1_rare", "micro_f1", "hit_cap"]).reset_index()
     rows = []
@@ -64,5 +76,30 @@ def table_attention(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["seed"] == frame["seed"].min()].reset_index(drop=True)
 
 
+def _seed_values(runs: pd.DataFrame, backbone: str, method: str, fraction: float, col: str) -> pd.Series:
+    cell = runs[(runs["backbone"] == backbone) & (runs["method"] == method) & (runs["fraction"] == fraction)]
+    return cell.groupby("seed")[col].mean()  # the mean over the seed's restarts
+
+
+def table_paired(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per seed: the paired differences the claims test (macro-F1, as fractions), each between two methods
+    trained on the same seed, split, training subset and decoder initialisation (common random numbers)."""
+    small = runs.loc[runs["fraction"] < 1, "fraction"].min() if (runs["fraction"] < 1).any() else float("nan")
+    v = lambda b, m, col="macro_f1", f=1.0: _seed_values(runs, b, m, f, col)  # noqa: E731
+    cols = {
+        "plant_laat": v("minilm", "plant") - v("minilm", "laat"),
+        "plant_laat_rare": v("minilm", "plant", "macro_f1_rare") - v("minilm", "laat", "macro_f1_rare"),
+        "plant_laat_frequent": v("minilm", "plant", "macro_f1_frequent") - v("minilm", "laat", "macro_f1_frequent"),
+        "smollm2_plant_laat": v("smollm2", "plant") - v("smollm2", "laat"),
+        "small_fraction_plant_laat": v("minilm", "plant", f=small) - v("minilm", "laat", f=small),
+        "random_laat": v("minilm", "random_relevance") - v("minilm", "laat"),
+        "oracle_laat": v("minilm", "oracle") - v("minilm", "laat"),
+        "oracle_laat_rare": v("minilm", "oracle", "macro_f1_rare") - v("minilm", "laat", "macro_f1_rare"),
+        "oracle_laat_frequent": v("minilm", "oracle", "macro_f1_frequent") - v("minilm", "laat", "macro_f1_frequent"),
+    }
+    out = pd.DataFrame(cols).rename_axis("seed").reset_index()
+    return out.assign(small_fraction=small)
+
+
 TABLES = {"main": table_main, "rare": table_rare, "fraction": table_fraction, "ablation": table_ablation,
-          "attention": table_attention}
+          "attention": table_attention, "paired": table_paired}
