@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from neurips26.common import optim
+
 # quantile edges of the rank position: top 1% of the vocabulary -> grade 10, ..., the rest of the co-occurring
 # tokens -> grade 1; tokens with score 0 (never informative) -> grade 0 (xcube: [0] + geomspace(1e-2, 1, 10))
 EDGES = np.concatenate([[0.0], np.geomspace(1e-2, 1.0, 10)])
@@ -88,7 +90,7 @@ def train_scorer(rel: np.ndarray, cfg, rng: np.random.Generator) -> tuple[np.nda
     V, L = rel.shape
     torch.manual_seed(int(rng.integers(2**31)))
     model = Scorer(V, L, int(cfg.factors))
-    opt = torch.optim.Adam(model.parameters(), lr=float(cfg.lr), weight_decay=float(cfg.weight_decay))
+    opt = optim.Adam(model.parameters(), lr=float(cfg.lr), weight_decay=float(cfg.weight_decay))
     graded = [np.flatnonzero(rel[:, j] > 0) for j in range(L)]
     counts = np.array([len(g) for g in graded])
     offsets = np.concatenate([[0], np.cumsum(counts)[:-1]])

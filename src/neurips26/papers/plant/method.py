@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from neurips26.common import optim
+
 
 def inattention(table: np.ndarray, k: int | None) -> np.ndarray:
     """(V, L) float32 table with every entry outside a label's top-k tokens set to -inf (k None: keep all)."""
@@ -96,7 +98,7 @@ def train(model: Decoder, data: dict, train_idx: np.ndarray, dev_idx: np.ndarray
     the best epoch and stops after cfg.patience epochs without improvement (the convergence rule), or at the safety
     cap cfg.max_epochs. Returns (model at its best epoch, dev scores per epoch, whether the cap ended the run)."""
     H, ids, mask, Y = data["H"], data["ids"], data["mask"], data["Y"]
-    opt = torch.optim.Adam(model.parameters(), lr=float(cfg.lr))
+    opt = optim.Adam(model.parameters(), lr=float(cfg.lr))
     best, best_state, history, stale = -np.inf, None, [], 0
     for _ in range(int(cfg.max_epochs)):
         order = rng.permutation(train_idx)
