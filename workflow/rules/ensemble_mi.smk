@@ -1,5 +1,5 @@
 # ensemble_mi: budgeted ensemble selection by greedy mutual information (seed abstract 3).
-# Member predictions are cached once per task and family (classic; minilm on minilm.tasks) or for all tasks in one job
+# Member predictions are cached once per task and family (classic; minilm on minilm.tasks; bagged on bagged.tasks) or for all tasks in one job
 # (smollm2, paper scale: loading the causal LM costs ~20 s, paid once); runs read the caches, one job per task x seed (simulator: per K x seed), every
 # method and budget inside (a job costs seconds; splitting further would pay the imports again). Tables aggregate, figures
 # are drawn from tables, claims computed from tables.
@@ -8,10 +8,12 @@ ENSEMBLE_MI_TASKS = list(ENSEMBLE_MI.tasks.names)
 ENSEMBLE_MI_DATA = {"imdb": "ensemble_mi_imdb", "rt": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc",
                     "mmlu": "ensemble_mi_mmlu"}
 
-# member families per task: classic always; MiniLM on minilm.tasks; SmolLM2 everywhere when enabled
+# member families per task: classic always; MiniLM on minilm.tasks; the anchor cluster and disjoint-data members on
+# bagged.tasks; SmolLM2 everywhere when enabled
 ENSEMBLE_MI_FAMILIES = {
     task: ["classic"]
     + (["minilm"] if ENSEMBLE_MI.minilm.enabled and task in list(ENSEMBLE_MI.minilm.tasks) else [])
+    + (["bagged"] if ENSEMBLE_MI.bagged.enabled and task in list(ENSEMBLE_MI.bagged.tasks) else [])
     + (["smollm2"] if ENSEMBLE_MI.llm.enabled else [])
     for task in ENSEMBLE_MI_TASKS
 }
@@ -55,12 +57,12 @@ rule ensemble_mi_predict:
     input:
         data=lambda w: f"data/raw/{ENSEMBLE_MI_DATA[w.task]}/provenance.json",
         config="results/ensemble_mi/config.yaml",
-        code=code_files("ensemble_mi", "data", "members", "embedding", "predictions"),
+        code=code_files("ensemble_mi", "data", "members", "embedding", "bagged", "predictions"),
     output:
         "results/ensemble_mi/predictions/{task}/{family}.csv",
     wildcard_constraints:
         task="|".join(ENSEMBLE_MI_TASKS),
-        family="classic|minilm",
+        family="classic|minilm|bagged",
     log:
         "logs/ensemble_mi/predict_{task}_{family}.log",
     benchmark:

@@ -53,3 +53,16 @@ def accuracy_diversity(y, preds, max_budget: int, weight: float) -> list[int]:
 
 def best_single(y, preds) -> list[int]:
     return top_k(y, preds, 1)
+
+
+def oracle_forward(cal, test, n_classes: int, max_budget: int, alpha: float) -> list[int]:
+    """Not a selection method: forward selection by the *test* accuracy of the aggregator fit on calibration (it peeks
+    at the test half). Its accuracy at budget b bounds from above (approximately: forward, not exhaustive) what a
+    selection from this pool can reach: the pool's headroom over top-k and over the best member."""
+    (yc, pc), (yt, pt) = cal, test
+
+    def score(subset: list[int]) -> float:
+        agg = PatternAggregator(n_classes, alpha).fit(yc, pc[:, subset])
+        return float((agg.predict(pt[:, subset]) == yt).mean())
+
+    return greedy(score, np.ones(pc.shape[1]), max_budget)[0]

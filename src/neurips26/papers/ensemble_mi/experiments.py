@@ -136,7 +136,9 @@ def run_control(cfg, members: list[str], y: np.ndarray, preds: np.ndarray, cal: 
 
 
 def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Random calibration/test halves of a cached real pool; every method on each. Positive control (task
+    """Random calibration/test halves of a cached real pool; every method on each, and the `oracle` rows: forward
+    selection by test accuracy up to evaluation.oracle_budget (the pool's headroom; it peeks at the test half, so it
+    is no selection method and no baseline). Positive control (task
     `<task>_dup`, `run_control`): planted near copies of the best member and planted decorrelated members; greedy-MI
     and top-k only."""
     rng = np.random.default_rng(seed)
@@ -150,6 +152,9 @@ def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFra
         order = rng.permutation(len(y))
         cal, test = order[: len(y) // 2], order[len(y) // 2:]
         picks = selections(y[cal], preds[cal], n_classes, cfg, rng)
+        if cfg.evaluation.get("oracle_budget"):  # headroom: forward selection by test accuracy (peeks; not a method)
+            picks["oracle"] = baselines.oracle_forward((y[cal], preds[cal]), (y[test], preds[test]), n_classes,
+                                                       min(int(cfg.evaluation.oracle_budget), len(members)), alpha)
         rows = evaluate(picks, (y[cal], preds[cal]), (y[test], preds[test]), n_classes, alpha)
         frames.append(pd.DataFrame(rows).assign(split=split, task=task))
         frames.append(run_control(cfg, members, y, preds, cal, test, n_classes, rng).assign(split=split,

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 COLORS = {"greedy_mi": "tab:red", "top_k": "tab:blue", "random_k": "grey", "greedy_acc": "tab:green",
-          "acc_div": "tab:purple", "all_vote": "black", "best_single": "tab:orange"}
+          "acc_div": "tab:purple", "all_vote": "black", "best_single": "tab:orange", "oracle": "lightgrey"}
 
 
 def _curves(table: pd.DataFrame, column: str, ylabel: str):
@@ -21,7 +21,8 @@ def _curves(table: pd.DataFrame, column: str, ylabel: str):
                 if column == "accuracy":
                     ax.axhline(rows[column].iloc[0], color=COLORS[method], ls=":", lw=1, label=method)
                 continue
-            ax.plot(rows.budget, rows[column], "o-", ms=2.5, lw=1.1, color=COLORS.get(method), label=method)
+            style = "o--" if method == "oracle" else "o-"  # oracle: test-peeking headroom, not a method
+            ax.plot(rows.budget, rows[column], style, ms=2.5, lw=1.1, color=COLORS.get(method), label=method)
         ax.set_title(task)
         ax.set_xlabel("budget (models queried)")
     axes[0].set_ylabel(ylabel)

@@ -52,6 +52,11 @@ def build(main: pd.DataFrame, floor: pd.DataFrame, estimator: pd.DataFrame, cfg)
     for t in reals:  # the held-out MI of greedy-MI's set at the table budget, with its standard error
         row = main[(main.task == t) & (main.method == "greedy_mi") & (main.budget == int(cfg.evaluation.table_budget))]
         r[f"{t}_greedy_mi_bits"], r[f"{t}_greedy_mi_bits_se"] = float(row.mi.iloc[0]), float(row.mi_se.iloc[0])
+    for t in reals:  # headroom (reported): the test-peeking forward selection against top-k and the best member
+        oracle = _curve(main, t, "oracle")
+        if len(oracle):
+            r[f"{t}_oracle_minus_topk_max"] = float((oracle - _curve(main, t, "top_k")).dropna().max())
+            r[f"{t}_oracle_minus_best_single"] = float(oracle.max() - _curve(main, t, "best_single").iloc[0])
     crit = " and ".join(f"{t}_min_gap >= -{c.real_tie_tolerance} and {t}_max_gap > {c.strict_margin}" for t in reals)
     control = None
     if all(f"{t}_dup" in set(main.task) for t in reals):

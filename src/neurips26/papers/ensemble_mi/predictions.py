@@ -12,7 +12,7 @@ import pandas as pd
 from neurips26.common.errors import UserError
 from neurips26.papers.ensemble_mi.data import Task
 
-FAMILIES = ("classic", "minilm", "smollm2")
+FAMILIES = ("classic", "minilm", "bagged", "smollm2")
 
 
 def frame(task: Task, members: dict[str, np.ndarray]) -> pd.DataFrame:

@@ -28,12 +28,24 @@ def _task(ctx: StageContext, name: str):
 
 
 def predict(family: str) -> Callable[[StageContext], None]:
-    """Classical or MiniLM members of one task: --input its provenance.json, --output one CSV, task=<name>."""
+    """Classical, MiniLM or bagged members of one task: --input its provenance.json, --output one CSV, task=<name>."""
 
     def stage(ctx: StageContext) -> None:
-        from neurips26.papers.ensemble_mi import embedding, members
+        from neurips26.papers.ensemble_mi import bagged, embedding, members
 
         name = ctx.cfg.get("task")
+        if family == "bagged":  # a longer training split; the pool and the first tasks.<name>.train texts are the same
+            b = ctx.cfg.bagged
+            spec = b[name]
+            need = int(spec.anchor) + int(b.bags) * int(spec.bag)
+            from omegaconf import OmegaConf
+
+            cfg = OmegaConf.merge(ctx.cfg, {"tasks": {name: {"train": max(need, int(ctx.cfg.tasks[name].train))}}})
+            task = _task(StageContext(ctx.paper_id, cfg, ctx.inputs, ctx.outputs), name)
+            made = bagged.bagged_members(task, 0, int(spec.anchor), int(b.copies), float(b.drop), int(b.bags),
+                                         int(spec.bag))
+            write_csv(ctx.output, predictions.frame(task, made))
+            return
         task = _task(ctx, name)
         if family == "classic":
             if task.pool.options:
@@ -102,6 +114,7 @@ def table_selected_models(ctx: StageContext) -> None:
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "predict_classic": predict("classic"),
     "predict_minilm": predict("minilm"),
+    "predict_bagged": predict("bagged"),
     "predict_llm": predict_llm,
     "run_real": run_real,
     "run_sim": run_sim,
