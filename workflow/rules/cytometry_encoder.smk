@@ -6,7 +6,8 @@
 # files -> the same ingest -> AnnData -> the frozen base encoder (runs/real_embeddings.npz).
 # Jobs fan out over sweep points and loop over the seeds (and the specialists over the tasks) inside: each job pays
 # ~3 s of imports (torch, the data) once, which keeps the tiny scale (~20 jobs) inside its 40 s on 2 cores; at default
-# the longest job (the 5 x 3 specialists) is still shorter than half the paper's CPU time, so 2 cores stay busy.
+# the specialists are split into `jobs.specialist_groups` jobs (a third of the tasks each at default, one job at tiny) so
+# that no job holds a third of the paper's CPU time and 2 cores stay busy to the end.
 # The sweep points depend on the scale: read from the paper's Hydra tree at parse time (names as in experiments.variants).
 CYTO_SCALE = scale_settings("cytometry_encoder")
 CYTO_VARIANTS = ["base"]
@@ -14,8 +15,9 @@ CYTO_VARIANTS += [f"width{int(w)}" for w in CYTO_SCALE.sweeps.capacity if int(w)
 CYTO_VARIANTS += [f"corpus{float(f):g}" for f in CYTO_SCALE.sweeps.corpus if float(f) != 1.0]
 CYTO_VARIANTS += ["hashed"] if str(CYTO_SCALE.model.names) != "hashed" else []
 CYTO = "results/cytometry_encoder"
+CYTO_SPECIALISTS = [f"{CYTO}/runs/specialists/{g}.csv" for g in range(int(CYTO_SCALE.jobs.specialist_groups))]
 CYTO_TABLE_INPUTS = {
-    "tasks": [f"{CYTO}/runs/pretrain/base.csv", f"{CYTO}/runs/specialists.csv", f"{CYTO}/runs/baselines.csv"]
+    "tasks": [f"{CYTO}/runs/pretrain/base.csv", *CYTO_SPECIALISTS, f"{CYTO}/runs/baselines.csv"]
              + ([f"{CYTO}/runs/pretrain/hashed.csv"] if "hashed" in CYTO_VARIANTS else []),
     "scaling": expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS),
     "removal": [f"{CYTO}/runs/removal.csv"],
@@ -203,17 +205,19 @@ rule cytometry_encoder_specialists:
         code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers",
                         "marker_vectors"),
     output:
-        f"{CYTO}/runs/specialists.csv",
+        f"{CYTO}/runs/specialists/{{group}}.csv",
+    wildcard_constraints:
+        group=r"\d+",
     log:
-        "logs/cytometry_encoder/run_specialists.log",
+        "logs/cytometry_encoder/run_specialists_{group}.log",
     benchmark:
-        "logs/cytometry_encoder/benchmarks/specialists.tsv"
+        "logs/cytometry_encoder/benchmarks/specialists_{group}.tsv"
     threads: 1
     resources:
         mem_mb=3000,
         runtime=60,
     shell:
-        "python -m neurips26 cytometry_encoder specialists --config {input.config}"
+        "python -m neurips26 cytometry_encoder specialists specialist_group={wildcards.group} --config {input.config}"
         " --input {input.anndata} {input.vectors} --output {output} --threads {threads} > {log} 2>&1"
 
 

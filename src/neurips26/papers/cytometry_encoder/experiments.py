@@ -76,9 +76,10 @@ def control_null(cfg, z: np.ndarray, rows: list[Sample], seed: int) -> list[dict
             for k, v in enumerate(values)]
 
 
-def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: dict):
+def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: dict, with_embeddings: bool = True):
     """Remove 0, 1, 2, ... markers of each task's panel (a fixed random order per seed and task) at test time only;
-    the negative control's permutation null on the unreduced embeddings (the frozen encoder's own, same seed)."""
+    the negative control's permutation null on the unreduced embeddings (the frozen encoder's own, same seed); with
+    `with_embeddings`, every sample's embedding for the UMAP (only the first seed's are kept: the others skip it)."""
     model = pretrain.build_model(cfg)
     model.load_state_dict(state)
     out, null = [], []
@@ -92,6 +93,8 @@ def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: d
                 null += control_null(cfg, z, rows, seed)
             out.append({"task": task, "taxonomy": corpus.taxonomy(rows), "removed": n, "markers_left": len(order) - n,
                         "removed_marker": order[n - 1] if n else "", "auroc": _probe(cfg, z, rows, seed), "seed": seed})
+    if not with_embeddings:
+        return pd.DataFrame(out), None, pd.DataFrame(null)
     z, h = pretrain.embed(model, samples, int(cfg.probe.cells), seed, with_cells=True)
     per = int(cfg.umap.cells_per_sample)
     embeddings = {"sample_z": z, "cell_z": h[:, :per].reshape(-1, h.shape[2]),

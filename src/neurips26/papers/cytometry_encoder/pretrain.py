@@ -52,7 +52,9 @@ def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> tuple[
     p = cfg.pretrain
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=float(p.lr), weight_decay=float(p.weight_decay))
+    # fused: one kernel for every parameter's AdamW update (the per-tensor loop was ~15 % of a step at width 32)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=float(p.lr), weight_decay=float(p.weight_decay), fused=True)
+    clip = float(p.get("clip", 0.0))
     steps = int(p.steps)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps)
     curve = np.zeros((steps, 2))
@@ -66,6 +68,8 @@ def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> tuple[
         loss = ((model.reconstruct(h, names) - x)[target] ** 2).mean()
         optimiser.zero_grad()
         loss.backward()
+        if clip > 0:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
         optimiser.step()
         schedule.step()
         with torch.no_grad():

@@ -129,7 +129,9 @@ def removal(ctx: StageContext) -> None:
     missing = [int(s) for s in ctx.cfg.seeds if int(s) not in states]
     if missing:
         raise UserError(f"{ctx.inputs[2]} holds no encoder for seeds {missing}: rerun the pretrain stage")
-    results = _over_seeds(ctx, lambda seed, samples, tasks: run_removal(ctx.cfg, seed, samples, tasks, states[seed]))
+    first = int(ctx.cfg.seeds[0])
+    results = _over_seeds(ctx, lambda seed, samples, tasks: run_removal(ctx.cfg, seed, samples, tasks, states[seed],
+                                                                        with_embeddings=seed == first))
     write_csv(ctx.outputs[0], pd.concat([rows for rows, _, _ in results], ignore_index=True))
     with atomic_path(ctx.outputs[1]) as tmp, open(tmp, "wb") as handle:
         np.savez_compressed(handle, **results[0][1])
@@ -141,12 +143,19 @@ def removal(ctx: StageContext) -> None:
 
 
 def specialists(ctx: StageContext) -> None:
-    """Every task's specialist, every seed: --input ANNDATA_DIR --output RUN.csv"""
+    """One group of tasks' specialists (override specialist_group=G: the tasks G, G + n, ... of the n =
+    jobs.specialist_groups groups), every seed: --input ANNDATA_DIR VECTORS.npz --output RUN.csv. The groups are
+    separate jobs so that no single job holds every specialist (the longest job of the default run before)."""
     from neurips26.papers.cytometry_encoder.experiments import run_specialist
 
     _n(ctx, 2, 1, "specialists needs --input ANNDATA_DIR VECTORS.npz --output RUN.csv")
+    groups = int(ctx.cfg.jobs.specialist_groups)
+    group = ctx.cfg.get("specialist_group")
+    if group is None or not 0 <= int(group) < groups:
+        raise UserError(f"specialists needs the override specialist_group=G with 0 <= G < {groups}")
+    names = [str(t.name) for t in ctx.cfg.tasks][int(group)::groups]
     results = _over_seeds(ctx, lambda seed, samples, tasks: pd.concat(
-        [run_specialist(ctx.cfg, seed, samples, tasks, task) for task in tasks], ignore_index=True))
+        [run_specialist(ctx.cfg, seed, samples, tasks, task) for task in names], ignore_index=True))
     write_csv(ctx.output, pd.concat(results, ignore_index=True))
 
 

@@ -1,0 +1,105 @@
+"""Print the cytometry_encoder README's pilot and results tables from saved artifacts (never typed by hand).
+
+    python tools/cytometry_encoder_readme_tables.py --runs results/cytometry_encoder /tmp/recheck/results/cytometry_encoder \
+        [--pilot /tmp/cyto_pilot/c1_b32_c16/pilot.json /tmp/cyto_pilot/c2_b32_c8/pilot.json]
+
+--runs: the first run's results folder (its tables/tasks.csv is printed) and any further seed sets' (claims only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pandas as pd
+
+TASKS = ["in_distribution", "novel_panel", "novel_markers_few", "novel_markers_many", "negative_control", "cross_study"]
+METHODS = {"frozen": "frozen (MiniLM)", "frozen_hashed": "frozen (hashed)", "specialist": "specialist",
+           "random_init": "random-init", "quantiles": "quantiles", "leiden_freq": "Leiden freq.", "cytoset": "CytoSet"}
+
+
+def pilot_table(paths: list[Path]) -> str:
+    head = ("| candidate | steps | cells / run | end loss | reference | doubling S -> 2S | " + " | ".join(TASKS)
+            + " | cross-study gain | s |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for path in paths:
+        rep = json.loads(Path(path).read_text())
+        p = rep["pretrain"]
+        name = f"{p['batch']} x {p['cells']} cells, lr {p['lr']}, clip {p.get('clip', 0)}"
+        lines.append(f"| {name}: random-init | – | – | – | – | – | "
+                     + " | ".join(f"{rep['random_init'][t]:.3f}" for t in TASKS) + " | – | – |")
+        for s in rep["steps"]:
+            r = rep[f"steps_{s}"]
+            d = rep["doubling"].get(f"{s}->{2 * s}")
+            dbl = f"{100 * d['loss_improvement']:.1f} %" if d else "–"
+            lines.append(f"| {name} | {s} | {s * p['batch'] * p['cells']:,} | {r['end_loss']:.3f} | "
+                         f"{r['end_reference']:.3f} | {dbl} | " + " | ".join(f"{r['auroc'][t]:.3f}" for t in TASKS)
+                         + f" | {rep['positive_control_gain'][str(s)]:+.3f} | {r['seconds']} |")
+    return "\n".join(lines)
+
+
+def tasks_table(run: Path) -> str:
+    tasks = pd.read_csv(run / "tables/tasks.csv")
+    lines = ["| task (taxonomy) | " + " | ".join(METHODS.values()) + " |", "|" + "---|" * (len(METHODS) + 1)]
+    for t in TASKS:
+        rows = tasks[tasks.task == t].set_index("method")
+        cells = [f"{rows.auroc[m]:.3f} ± {rows.auroc_std[m]:.3f}" if m in rows.index else "–" for m in METHODS]
+        lines.append(f"| {t} ({rows.taxonomy.iloc[0]}) | " + " | ".join(cells) + " |")
+    signal = tasks[~tasks.taxonomy.isin(["negative_control", "positive_control"])]
+    means = signal.groupby("method").auroc.mean()
+    lines.append("| *mean, 4 signal tasks* | " + " | ".join(f"{means[m]:.3f}" if m in means else "–" for m in METHODS)
+                 + " |")
+    return "\n".join(lines)
+
+
+def _fmt(v) -> str:
+    return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+def claims_table(runs: list[Path]) -> str:
+    docs = [json.loads((r / "claims.json").read_text()) for r in runs]
+    sets = [", ".join(str(s) for s in d["seeds"]) for d in docs]
+    head = "| claim | " + " | ".join(f"seeds {s} | measured ({s})" for s in sets) + " |"
+    lines = [head, "|" + "---|" * (1 + 2 * len(runs))]
+    for i, claim in enumerate(docs[0]["claims"]):
+        cells = []
+        for d in docs:
+            c = d["claims"][i]
+            verdict = {True: "**holds**", False: "**fails**", None: "untested"}[c["holds"]]
+            measured = ", ".join(f"{k} {_fmt(v)}" for k, v in c["measured"].items())
+            pc = c.get("positive_control")
+            if pc:
+                measured += f"; positive control {'holds' if pc['holds'] else 'fails'} " \
+                            f"({_fmt(pc['measured'].get('control_auroc', float('nan')))})"
+            cells += [verdict, measured]
+        lines.append(f"| {claim['id']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def convergence_line(runs: list[Path]) -> str:
+    parts = []
+    for r in runs:
+        m = json.loads((r / "metrics.json").read_text())["pretraining_convergence"]
+        seeds = ", ".join(str(s) for s in json.loads((r / "claims.json").read_text())["seeds"])
+        parts.append(f"seeds {seeds}: " + "; ".join(
+            f"{k.removeprefix('last_window_improvement_')} {100 * v:+.1f} % (loss/ref "
+            f"{m['loss_over_reference_' + k.removeprefix('last_window_improvement_')]:.3f})"
+            for k, v in m.items() if k.startswith("last_window_improvement_")))
+    return "\n".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=Path, nargs="+", required=True)
+    parser.add_argument("--pilot", type=Path, nargs="*", default=[])
+    args = parser.parse_args()
+    if args.pilot:
+        print(pilot_table(args.pilot), end="\n\n")
+    print(tasks_table(args.runs[0]), end="\n\n")
+    print(claims_table(args.runs), end="\n\n")
+    print(convergence_line(args.runs))
+
+
+if __name__ == "__main__":
+    main()
