@@ -7,6 +7,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from neurips26.common import optim
 from neurips26.papers.cytometry_encoder.corpus import Sample
 
 
@@ -74,7 +75,7 @@ def cytoset_fit_predict(samples: list[Sample], cfg, seed: int):
     def fit_predict(train_idx, train_y, test_idx):
         torch.manual_seed(seed)
         model = DeepSet(x_all.shape[2], int(cfg.width))
-        optimiser = torch.optim.Adam(model.parameters(), lr=float(cfg.lr), weight_decay=float(cfg.weight_decay))
+        optimiser = optim.Adam(model.parameters(), lr=float(cfg.lr), weight_decay=float(cfg.weight_decay))
         x, y = (x_all[train_idx.ravel()] - mu) / sd, torch.as_tensor(train_y, dtype=torch.float32)
         for _ in range(int(cfg.epochs)):
             loss = nn.functional.binary_cross_entropy_with_logits(model(x), y)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from neurips26.common.artifacts import atomic_path, write_csv, write_json
+from neurips26.common.artifacts import atomic_path, write_csv, write_json, write_torch
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
@@ -98,7 +98,6 @@ def _over_seeds(ctx: StageContext, run: Callable, kind: str | None = None) -> li
 
 def pretrain(ctx: StageContext) -> None:
     """One sweep point (override variant=NAME), every seed: --output RUN.csv MODELS.pt (seed -> state dict) LOSS.csv"""
-    import torch
 
     from neurips26.papers.cytometry_encoder.experiments import run_pretrain, variants
 
@@ -109,8 +108,7 @@ def pretrain(ctx: StageContext) -> None:
     results = _over_seeds(ctx, lambda seed, samples, tasks: run_pretrain(ctx.cfg, seed, samples, tasks, ctx.cfg.variant),
                           kind=names[ctx.cfg.variant][2])
     write_csv(ctx.outputs[0], pd.concat([rows for rows, _, _ in results], ignore_index=True))
-    with atomic_path(ctx.outputs[1]) as tmp:
-        torch.save({int(s): state for s, (_, state, _) in zip(ctx.cfg.seeds, results)}, tmp)
+    write_torch(ctx.outputs[1], {int(s): state for s, (_, state, _) in zip(ctx.cfg.seeds, results)})
     write_csv(ctx.outputs[2], pd.concat([losses for _, _, losses in results], ignore_index=True))
 
 
