@@ -5,10 +5,12 @@ MENTAL_IMAGERY_DATA = ["data/raw/rush_hour_18k/provenance.json", "data/raw/dofp_
 MENTAL_IMAGERY_TABLES = ["solve", "probe"]
 MENTAL_IMAGERY_FIGURES = {"solve_rate_by_task": "solve", "probe_acc_vs_step": "probe", "decoded_states": "decoded"}
 MENTAL_IMAGERY_PRESENTATION = ["tables", "figures", "paper_claims", "stages"]
-MENTAL_IMAGERY_VARIANTS = ["A", "B", "C"]  # the config's `variants`: one run job each (C costs about A + B)
-MENTAL_IMAGERY_RUNS = expand("results/mental_imagery/runs/seed{seed}_{variant}.csv", seed=SEEDS, variant=MENTAL_IMAGERY_VARIANTS)
+# The variants' run jobs per seed (config run_groups): one job per variant at default scale (C costs about A + B, so
+# two cores stay busy), one job for all three at tiny scale (start-up dominates there).
+MENTAL_IMAGERY_GROUPS = list(scale_settings("mental_imagery")["run_groups"])
+MENTAL_IMAGERY_RUNS = expand("results/mental_imagery/runs/seed{seed}_{group}.csv", seed=SEEDS, group=MENTAL_IMAGERY_GROUPS)
 MENTAL_IMAGERY_DECODED = expand(
-    "results/mental_imagery/runs/seed{seed}_{variant}_decoded.csv", seed=SEEDS, variant=MENTAL_IMAGERY_VARIANTS
+    "results/mental_imagery/runs/seed{seed}_{group}_decoded.csv", seed=SEEDS, group=MENTAL_IMAGERY_GROUPS
 )
 
 EXTRA_OUTPUTS["mental_imagery"] = MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED + ["results/mental_imagery/tables/decoded.csv"]
@@ -59,22 +61,24 @@ rule mental_imagery_run:
         config="results/mental_imagery/config.yaml",
         code=code_files("mental_imagery", exclude=MENTAL_IMAGERY_PRESENTATION),
     output:
-        run="results/mental_imagery/runs/seed{seed}_{variant}.csv",
-        decoded="results/mental_imagery/runs/seed{seed}_{variant}_decoded.csv",
+        run="results/mental_imagery/runs/seed{seed}_{group}.csv",
+        decoded="results/mental_imagery/runs/seed{seed}_{group}_decoded.csv",
     wildcard_constraints:
         seed=r"\d+",
-        variant="|".join(MENTAL_IMAGERY_VARIANTS),
+        group="|".join(MENTAL_IMAGERY_GROUPS),
+    params:
+        variants=lambda wildcards: ",".join(wildcards.group),
     log:
-        "logs/mental_imagery/run_seed{seed}_{variant}.log",
+        "logs/mental_imagery/run_seed{seed}_{group}.log",
     benchmark:
-        "logs/mental_imagery/benchmarks/run_seed{seed}_{variant}.tsv"
+        "logs/mental_imagery/benchmarks/run_seed{seed}_{group}.tsv"
     threads: 1
     resources:
         mem_mb=3000,
         runtime=30,
     shell:
         "python -m neurips26 mental_imagery run --config {input.config} --input {input.puzzles} --seed {wildcards.seed}"
-        " --output {output.run} {output.decoded} --threads {threads} 'variants=[{wildcards.variant}]' > {log} 2>&1"
+        " --output {output.run} {output.decoded} --threads {threads} 'variants=[{params.variants}]' > {log} 2>&1"
 
 
 # Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step

@@ -154,6 +154,13 @@ def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos
     return out
 
 
+def make_puzzles(cfg, seed: int, rush_file: Path, photo_dir: Path) -> dict[str, list[Example]]:
+    """The train, dev and test puzzles of one seed (the same for every variant)."""
+    boards, photos, sizes = rush_boards(rush_file), jigsaw_photos(photo_dir), cfg.data_sizes
+    return {part: generate(cfg, seed * 1000 + offset, int(sizes[part]), boards, photos, part)
+            for part, offset in (("train", 1), ("dev", 3), ("test", 2))}
+
+
 def save_puzzles(path: Path, parts: dict[str, list[Example]]) -> None:
     """Cache the puzzles of one seed (the solving is the slow part): family, solver actions and start state per
     instance; the images and cells are rebuilt by replay on load."""

@@ -235,17 +235,8 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
     return rows, decoded
 
 
-def make_puzzles(cfg, seed: int, rush_file, photo_dir) -> dict[str, list]:
-    """The train, dev and test puzzles of one seed (the same for every variant)."""
-    boards = puzzles_data.rush_boards(rush_file)
-    photos = puzzles_data.jigsaw_photos(photo_dir)
-    sizes = cfg.data_sizes
-    return {part: puzzles_data.generate(cfg, seed * 1000 + offset, int(sizes[part]), boards, photos, part)
-            for part, offset in (("train", 1), ("dev", 3), ("test", 2))}
-
-
 def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every variant of cfg.variants on the same puzzles of one seed (make_puzzles)."""
+    """Every variant of cfg.variants on the same puzzles of one seed (data.make_puzzles)."""
     families = make_families()
     offsets = action_offsets(families)
     n_actions = sum(len(f.actions) for f in families.values())

@@ -30,14 +30,14 @@ def puzzles(ctx: StageContext) -> None:
                         "data/raw/dofp_lut_skimage/provenance.json and --output PUZZLES.pkl")
     rush = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[0]]), RUSH)
     photos = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[1]]), PHOTOS)
-    from neurips26.papers.mental_imagery import data, experiments
+    from neurips26.papers.mental_imagery import data
 
     seed = ctx.require_seed()
-    data.save_puzzles(ctx.output, experiments.make_puzzles(ctx.cfg, seed, rush / "rush_18k.txt", photos))
+    data.save_puzzles(ctx.output, data.make_puzzles(ctx.cfg, seed, rush / "rush_18k.txt", photos))
 
 
 def run(ctx: StageContext) -> None:
-    """The variants of cfg.variants (the rule passes one) on the cached puzzles of one seed."""
+    """The variants of cfg.variants (the rule passes one group of run_groups) on the cached puzzles of one seed."""
     require_embedded(ctx, "the paper's twelve task suites")
     if len(ctx.inputs) != 1 or len(ctx.outputs) != 2:
         raise UserError("run needs --input PUZZLES.pkl (the puzzles stage) and --output RUN.csv DECODED.csv")
