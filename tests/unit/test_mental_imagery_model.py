@@ -101,7 +101,7 @@ def naive_generate(model, img, fam, allowed, max_steps):
 def test_cached_decoding_equals_the_full_recomputation(variant):
     torch.manual_seed(1)
     model = TinyVLM(n_actions=6, n_families=2, d=16, layers=2, heads=2, max_len=3, variant=variant, n_img=36,
-                    patch_dim=48).eval()
+                    patch_dim=48, grid_pos=True).eval()
     img, fam = torch.rand(6, 36, 48), torch.tensor([0, 1, 0, 1, 0, 1])
     for allowed in (torch.tensor([EOS, 2, 3, 4]), torch.tensor([2, 3, 4, 5, 6, 7])):  # with and without EOS
         assert generate(model, img, fam, allowed, 4) == naive_generate(model, img, fam, allowed, 4)

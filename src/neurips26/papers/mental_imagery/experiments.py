@@ -58,7 +58,7 @@ def tensorize(examples, offsets: dict, T: int, patch: int = 4):
 def build_model(cfg, variant: str, n_actions: int) -> TinyVLM:
     m, p = cfg.model, int(cfg.model.patch)
     return TinyVLM(n_actions, len(FAMILY_NAMES), int(m.d), int(m.layers), int(m.heads), int(cfg.puzzle.max_len), variant,
-                   n_img=(CANVAS // p) ** 2, patch_dim=p * p * 3)
+                   n_img=(CANVAS // p) ** 2, patch_dim=p * p * 3, grid_pos=bool(m.get("grid_pos", False)))
 
 
 @torch.no_grad()

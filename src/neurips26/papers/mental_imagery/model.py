@@ -20,7 +20,7 @@ Z_TOKENS, Z_DIM = 16, 108
 
 class TinyVLM(nn.Module):
     def __init__(self, n_actions: int, n_families: int, d: int, layers: int, heads: int, max_len: int, variant: str,
-                 n_img: int = Z_TOKENS, patch_dim: int = Z_DIM):
+                 n_img: int = Z_TOKENS, patch_dim: int = Z_DIM, grid_pos: bool = False):
         from transformers import GPT2Config, GPT2Model
 
         super().__init__()
@@ -30,6 +30,11 @@ class TinyVLM(nn.Module):
                          embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=None, eos_token_id=None)
         self.decoder = GPT2Model(cfg)
         self.patch = nn.Linear(patch_dim, d)  # the patch encoder of the board image
+        side = int(round(n_img ** 0.5))
+        # optional factorized 2D position of each patch (a learned row vector + a learned column vector, as in ViTs
+        # with 2D position embeddings), added to the decoder's own 1D positions
+        self.rows = nn.Parameter(0.2 * torch.randn(side, 1, d)) if grid_pos else None
+        self.cols = nn.Parameter(0.2 * torch.randn(1, side, d)) if grid_pos else None
         self.z_in = nn.Linear(Z_DIM, d)  # the embedding of the visual tokens (variant C)
         self.tok = nn.Embedding(2 + n_actions, d)  # PAD, EOS, actions
         self.fam = nn.Embedding(n_families, d)
@@ -39,7 +44,10 @@ class TinyVLM(nn.Module):
     def embed(self, image_tokens, family, steps):
         """image_tokens (B, n_img, patch_dim), family (B,), steps: list over t of (token ids (B,), z (B, 16, 108)
         or None)."""
-        parts = [self.patch(image_tokens), self.fam(family)[:, None]]
+        img = self.patch(image_tokens)
+        if self.rows is not None:
+            img = img + (self.rows + self.cols).reshape(1, -1, img.shape[-1])
+        parts = [img, self.fam(family)[:, None]]
         for ids, z in steps:
             parts.append(self.tok(ids)[:, None])
             if z is not None:
