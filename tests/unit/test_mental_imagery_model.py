@@ -74,3 +74,34 @@ def test_convergence_rule_stops_on_a_dev_plateau():
             assert curve[-1][0] == 4 * 5 and len(curve) == 4
         else:
             assert curve[-1][0] > 4 * 5 and min(c[2] for c in curve) < 0.5 * curve[0][2]
+
+
+def naive_generate(model, img, fam, allowed, max_steps):
+    """The reference decoder: the whole sequence recomputed for every new token (no key/value cache)."""
+    from neurips26.papers.mental_imagery.model import Z_TOKENS
+
+    embeds = model.embed(img, fam, [])
+    mask = torch.full((model.head.out_features,), float("-inf"))
+    mask[allowed] = 0
+    out = []
+    for t in range(max_steps):
+        ids = (model.head(model(embeds).last_hidden_state[:, -1]) + mask).argmax(-1)
+        out.append(ids)
+        embeds = torch.cat([embeds, model.tok(ids)[:, None]], dim=1)
+        if model.variant == "C" and t < max_steps - 1:
+            for _ in range(Z_TOKENS):
+                zk = model.z_head(model(embeds).last_hidden_state[:, -1])
+                embeds = torch.cat([embeds, model.z_in(zk)[:, None]], dim=1)
+    rows = torch.stack(out, 1).tolist()
+    return [r[:r.index(EOS)] if EOS in r else r for r in rows]
+
+
+@pytest.mark.parametrize("variant", ["A", "C"])
+@torch.no_grad()
+def test_cached_decoding_equals_the_full_recomputation(variant):
+    torch.manual_seed(1)
+    model = TinyVLM(n_actions=6, n_families=2, d=16, layers=2, heads=2, max_len=3, variant=variant, n_img=36,
+                    patch_dim=48, grid_pos=True).eval()
+    img, fam = torch.rand(6, 36, 48), torch.tensor([0, 1, 0, 1, 0, 1])
+    for allowed in (torch.tensor([EOS, 2, 3, 4]), torch.tensor([2, 3, 4, 5, 6, 7])):  # with and without EOS
+        assert generate(model, img, fam, allowed, 4) == naive_generate(model, img, fam, allowed, 4)

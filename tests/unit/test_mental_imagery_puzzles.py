@@ -83,23 +83,25 @@ def test_renderers_show_the_board(examples):
                 centres = img[2::4, 2::4].reshape(36, 3)
                 assert np.allclose(centres, fam.colors[cells])
             elif e.family == "tangram":
-                assert np.allclose(img[1:12:3, 1:12:3].reshape(16, 3), fam.colors[cells])
+                assert np.allclose(img[2:16:4, 2:16:4].reshape(16, 3), fam.colors[cells])
         if e.family == "jigsaw":
             image, perm = e.start
             for p, t in enumerate(perm):
                 pr, pc = divmod(p, 3)
                 tr, tc = divmod(t, 3)
-                assert np.allclose(e.images[0][6 * pr:6 * pr + 6, 6 * pc:6 * pc + 6],
-                                   image[6 * tr:6 * tr + 6, 6 * tc:6 * tc + 6])
-                # one tile = one visual token
-                assert np.allclose(data.patches(e.images[0])[4 * pr + pc].reshape(6, 6, 3),
-                                   image[6 * tr:6 * tr + 6, 6 * tc:6 * tc + 6])
-            assert np.allclose(e.images[0][12:24, :18], image)  # the reference below
-            assert np.allclose(e.images[-1][:12, :18], image)  # solved: the photo crop itself
+                assert np.allclose(e.images[0][4 * pr:4 * pr + 4, 4 * pc:4 * pc + 4],
+                                   image[4 * tr:4 * tr + 4, 4 * tc:4 * tc + 4])
+                # one tile = one input patch (4x4 pixels, 6x6 layout grid)
+                assert np.allclose(data.patches(e.images[0], 4)[6 * pr + pc].reshape(4, 4, 3),
+                                   image[4 * tr:4 * tr + 4, 4 * tc:4 * tc + 4])
+            assert np.allclose(e.images[0][8:16, :12], image)  # the reference below
+            assert np.allclose(e.images[-1][:8, :12], image)  # solved: the photo crop itself
         if e.family == "rotation":
             grid = e.cells[0].reshape(3, 3, 3)
-            top = e.images[0][2:8:2, 1:7:2, 0] > 0  # view along x of the current shape: occupied where any voxel
+            top = e.images[0][4:7, 4:7, 0] > 0  # view along x of the current shape: occupied where any voxel
             assert np.array_equal(top, grid.any(axis=0))
+            # one view = one input patch: the patch holds the whole view, nothing else
+            assert np.allclose(data.patches(e.images[0], 4)[6 + 1].reshape(4, 4, 3)[:3, :3], e.images[0][4:7, 4:7])
 
 
 def test_tangram_pieces_cover_the_silhouette(examples):
@@ -111,11 +113,14 @@ def test_tangram_pieces_cover_the_silhouette(examples):
         assert fams["tangram"].solved(replay(fams["tangram"], e.start, e.actions)[1][-1])
 
 
-def test_patches_are_the_16_visual_tokens():
+def test_patches_are_the_16_visual_tokens_and_the_36_input_cells():
     img = np.arange(24 * 24 * 3, dtype=float).reshape(24, 24, 3)
     tok = data.patches(img)
     assert tok.shape == (16, 108)
     assert np.array_equal(tok[5].reshape(6, 6, 3), img[6:12, 6:12])
+    cells = data.patches(img, 4)
+    assert cells.shape == (36, 48)
+    assert np.array_equal(cells[7].reshape(4, 4, 3), img[4:8, 4:8])
 
 
 def test_rush_parts_are_disjoint_and_shortest():
@@ -142,3 +147,14 @@ def test_blind_baseline_is_the_best_constant():
         # no training solution, replayed on every puzzle, solves more than the chosen one
         best = max(np.mean([replay(fam, e.start, o.actions)[0] for e in ex]) for o in ex)
         assert blind[name] == pytest.approx(best)
+
+
+def test_puzzle_cache_round_trips(tmp_path):
+    """The cached puzzles (family, actions, start) rebuild the same instances: images, cells and actions."""
+    examples = data.generate(CFG, 5, 4, data.rush_boards(rush_file()),
+                             [np.random.default_rng(0).uniform(size=(64, 96, 3))], "dev")
+    data.save_puzzles(tmp_path / "p.pkl", {"dev": examples})
+    back = data.load_puzzles(tmp_path / "p.pkl")["dev"]
+    assert [(e.family, e.actions) for e in back] == [(e.family, e.actions) for e in examples]
+    for a, b in zip(examples, back):
+        assert np.array_equal(a.images, b.images) and np.array_equal(a.cells, b.cells)

@@ -25,6 +25,8 @@ def synthetic_runs(solve: dict, probe_gain: float, blind: float = 0.2, given: fl
                     rows.append((variant, seed, "given_board_acc", f, 2, 1, given, 10))
                 rows.append((variant, seed, "solve_rate", f, -1, -1, rate + (0.3 if f == "jigsaw" and variant == "C"
                                                                               else 0.0), 10))
+                rows.append((variant, seed, "first_action_acc", f, -1, -1, rate + 0.1, 10))
+                rows.append((variant, seed, "blind_first_action_acc", f, -1, -1, 0.3, 10))
                 rows.append((variant, seed, "copy_acc", f, -1, 1, 0.8, 10))
                 for kind, acc in [("trained", 0.8 + probe_gain), ("untrained", 0.8), ("shuffled", 0.75),
                                   ("start_only", 0.8), ("oracle", 1.0)]:
@@ -59,6 +61,8 @@ def test_solve_table_means_over_families_and_seeds():
     assert t.loc[("jigsaw", "A"), "seeds"] == 2
     assert t.loc[("mean", "blind"), "solve_rate"] == pytest.approx(0.2)
     assert t.loc[("mean", "C"), "steps"] == pytest.approx(500.5)
+    assert t.loc[("sokoban", "A"), "first_action"] == pytest.approx(0.7)
+    assert t.loc[("mean", "blind"), "first_action"] == pytest.approx(0.3)
 
 
 def test_stages_name_what_is_wrong(tmp_path):
@@ -66,6 +70,11 @@ def test_stages_name_what_is_wrong(tmp_path):
     with pytest.raises(UserError, match="solve.csv probe.csv"):
         stages.STAGES["claims"](StageContext("mental_imagery", cfg, inputs=[tmp_path / "x.csv"]))
     with pytest.raises(UserError, match="rush_hour_18k"):
+        stages.puzzles(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a"], outputs=[tmp_path / "b"], seed=0))
+    with pytest.raises(UserError, match="PUZZLES.pkl"):
         stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a"], outputs=[tmp_path / "b"], seed=0))
+    with pytest.raises(UserError, match="mental_imagery_puzzles rule"):
+        stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a.pkl"],
+                                outputs=[tmp_path / "b.csv", tmp_path / "c.csv"], seed=0))
     with pytest.raises(UserError, match="not wired"):
         stages.run(StageContext("mental_imagery", OmegaConf.create({"data": "real"}), seed=0))

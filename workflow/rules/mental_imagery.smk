@@ -1,14 +1,19 @@
-# mental_imagery: do multimodal models imagine? (seed abstract 19). One job per seed trains the three variants (A actions
-# only, B + visual supervision, C + visual tokens) on the same puzzles, measures the solve rate by replay and probes the
-# hidden states; tables aggregate over seeds; figures are drawn from tables; claims from tables.
+# mental_imagery: do multimodal models imagine? (seed abstract 19). One job per seed solves the puzzles once (cached);
+# one job per seed and variant (A actions only, B + visual supervision, C + visual tokens) trains on them, measures the
+# solve rate by replay and probes the hidden states; tables aggregate over seeds; figures from tables; claims from tables.
 MENTAL_IMAGERY_DATA = ["data/raw/rush_hour_18k/provenance.json", "data/raw/dofp_lut_skimage/provenance.json"]
 MENTAL_IMAGERY_TABLES = ["solve", "probe"]
 MENTAL_IMAGERY_FIGURES = {"solve_rate_by_task": "solve", "probe_acc_vs_step": "probe", "decoded_states": "decoded"}
 MENTAL_IMAGERY_PRESENTATION = ["tables", "figures", "paper_claims", "stages"]
+# The variants' run jobs per seed (config run_groups): one job per variant at default scale (C costs about A + B, so
+# two cores stay busy), one job for all three at tiny scale (start-up dominates there).
+MENTAL_IMAGERY_GROUPS = list(scale_settings("mental_imagery")["run_groups"])
+MENTAL_IMAGERY_RUNS = expand("results/mental_imagery/runs/seed{seed}_{group}.csv", seed=SEEDS, group=MENTAL_IMAGERY_GROUPS)
+MENTAL_IMAGERY_DECODED = expand(
+    "results/mental_imagery/runs/seed{seed}_{group}_decoded.csv", seed=SEEDS, group=MENTAL_IMAGERY_GROUPS
+)
 
-EXTRA_OUTPUTS["mental_imagery"] = expand(
-    "results/mental_imagery/runs/seed{seed}{suffix}.csv", seed=SEEDS, suffix=["", "_decoded"]
-) + ["results/mental_imagery/tables/decoded.csv"]
+EXTRA_OUTPUTS["mental_imagery"] = MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED + ["results/mental_imagery/tables/decoded.csv"]
 
 
 rule mental_imagery_config:
@@ -28,27 +33,52 @@ rule mental_imagery_config:
         "python -m neurips26 mental_imagery config --output {output} {params.overrides} > {log} 2>&1"
 
 
-rule mental_imagery_run:
+rule mental_imagery_puzzles:
     input:
         data=MENTAL_IMAGERY_DATA,
         config="results/mental_imagery/config.yaml",
-        code=code_files("mental_imagery", exclude=MENTAL_IMAGERY_PRESENTATION),
+        code=code_files("mental_imagery", "puzzles", "data", "stages"),
     output:
-        run="results/mental_imagery/runs/seed{seed}.csv",
-        decoded="results/mental_imagery/runs/seed{seed}_decoded.csv",
+        "results/mental_imagery/puzzles/seed{seed}.pkl",
     wildcard_constraints:
         seed=r"\d+",
     log:
-        "logs/mental_imagery/run_seed{seed}.log",
+        "logs/mental_imagery/puzzles_seed{seed}.log",
     benchmark:
-        "logs/mental_imagery/benchmarks/run_seed{seed}.tsv"
+        "logs/mental_imagery/benchmarks/puzzles_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m neurips26 mental_imagery puzzles --config {input.config} --input {input.data} --seed {wildcards.seed}"
+        " --output {output} > {log} 2>&1"
+
+
+rule mental_imagery_run:
+    input:
+        puzzles="results/mental_imagery/puzzles/seed{seed}.pkl",
+        config="results/mental_imagery/config.yaml",
+        code=code_files("mental_imagery", exclude=MENTAL_IMAGERY_PRESENTATION),
+    output:
+        run="results/mental_imagery/runs/seed{seed}_{group}.csv",
+        decoded="results/mental_imagery/runs/seed{seed}_{group}_decoded.csv",
+    wildcard_constraints:
+        seed=r"\d+",
+        group="|".join(MENTAL_IMAGERY_GROUPS),
+    params:
+        variants=lambda wildcards: ",".join(wildcards.group),
+    log:
+        "logs/mental_imagery/run_seed{seed}_{group}.log",
+    benchmark:
+        "logs/mental_imagery/benchmarks/run_seed{seed}_{group}.tsv"
     threads: 1
     resources:
         mem_mb=3000,
         runtime=30,
     shell:
-        "python -m neurips26 mental_imagery run --config {input.config} --input {input.data} --seed {wildcards.seed}"
-        " --output {output.run} {output.decoded} --threads {threads} > {log} 2>&1"
+        "python -m neurips26 mental_imagery run --config {input.config} --input {input.puzzles} --seed {wildcards.seed}"
+        " --output {output.run} {output.decoded} --threads {threads} 'variants=[{params.variants}]' > {log} 2>&1"
 
 
 # Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
@@ -58,7 +88,7 @@ rule mental_imagery_summary:
         "mental_imagery_summary"
     input:
         config="results/mental_imagery/config.yaml",
-        runs=expand("results/mental_imagery/runs/seed{seed}{suffix}.csv", seed=SEEDS, suffix=["", "_decoded"]),
+        runs=MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED,
         code=code_files("mental_imagery", "tables", "figures", "paper_claims"),
     output:
         tables=expand("results/mental_imagery/tables/{table}.csv", table=[*MENTAL_IMAGERY_TABLES, "decoded"]),
@@ -77,8 +107,8 @@ rule mental_imagery_summary:
                 *table_steps(
                     "mental_imagery",
                     {
-                        **{table: expand("results/mental_imagery/runs/seed{seed}.csv", seed=SEEDS) for table in MENTAL_IMAGERY_TABLES},
-                        "decoded": expand("results/mental_imagery/runs/seed{seed}_decoded.csv", seed=SEEDS),
+                        **{table: MENTAL_IMAGERY_RUNS for table in MENTAL_IMAGERY_TABLES},
+                        "decoded": MENTAL_IMAGERY_DECODED,
                     },
                 ),
                 *figure_steps("mental_imagery", MENTAL_IMAGERY_FIGURES),

@@ -4,13 +4,14 @@ scikit-image's bundled photographs (both copied and sha256-checked by the data_p
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from neurips26.common.errors import UserError
-from neurips26.papers.mental_imagery.puzzles import CANVAS, make_families, parse_rush, replay
+from neurips26.papers.mental_imagery.puzzles import CANVAS, Jigsaw, make_families, parse_rush, replay
 
 JIGSAW_IMAGES = ["astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "retina.jpg", "hubble_deep_field.jpg",
                  "ihc.png", "color.png", "logo.png", "motorcycle_left.png"]
@@ -26,7 +27,8 @@ class Example:
 
 
 def patches(images: np.ndarray, size: int = 6) -> np.ndarray:
-    """(..., 24, 24, 3) -> (..., 16, 108): the 16 visual tokens of a board (6x6 RGB patches, raster order)."""
+    """(..., 24, 24, 3) -> (..., (24 / size)^2, size * size * 3): the patches of a board in raster order. size 6: the 16
+    visual tokens z (108 values each); size 4 (the default input): 36 patches, one per cell of the 6x6 layout grid."""
     k = CANVAS // size
     shaped = images.reshape(*images.shape[:-3], k, size, k, size, 3)
     shaped = np.moveaxis(shaped, -4, -3)
@@ -60,13 +62,15 @@ def jigsaw_photos(data_dir: Path) -> list[np.ndarray]:
 
 
 def _crop(rng, photo: np.ndarray) -> np.ndarray:
-    """A random crop of 2/3 of the photo's shorter side at aspect 2:3, box-downsampled to 12x18 (six 6x6 tiles)."""
+    """A random crop of 2/3 of the photo's shorter side at aspect 2:3, box-downsampled to 2k x 3k (six k x k tiles,
+    k = Jigsaw.TILE)."""
+    k = Jigsaw.TILE
     h, w = photo.shape[:2]
-    ch = int(min(h, w * 2 / 3) * 2 / 3) // 12 * 12
+    ch = int(min(h, w * 2 / 3) * 2 / 3) // (2 * k) * (2 * k)
     cw = ch * 3 // 2
     r, c = rng.integers(0, h - ch + 1), rng.integers(0, w - cw + 1)
-    f = ch // 12
-    return photo[r:r + ch, c:c + cw].reshape(12, f, 18, f, 3).mean(axis=(1, 3))
+    f = ch // (2 * k)
+    return photo[r:r + ch, c:c + cw].reshape(2 * k, f, 3 * k, f, 3).mean(axis=(1, 3))
 
 
 PARTS = ("train", "dev", "test")
@@ -148,3 +152,27 @@ def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos
         start = tg.generate(rng)
         out.append(_example(tg, start, tg.solve(start, L["tangram"])))
     return out
+
+
+def make_puzzles(cfg, seed: int, rush_file: Path, photo_dir: Path) -> dict[str, list[Example]]:
+    """The train, dev and test puzzles of one seed (the same for every variant)."""
+    boards, photos, sizes = rush_boards(rush_file), jigsaw_photos(photo_dir), cfg.data_sizes
+    return {part: generate(cfg, seed * 1000 + offset, int(sizes[part]), boards, photos, part)
+            for part, offset in (("train", 1), ("dev", 3), ("test", 2))}
+
+
+def save_puzzles(path: Path, parts: dict[str, list[Example]]) -> None:
+    """Cache the puzzles of one seed (the solving is the slow part): family, solver actions and start state per
+    instance; the images and cells are rebuilt by replay on load."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        pickle.dump({part: [(e.family, e.actions, e.start) for e in ex] for part, ex in parts.items()}, f)
+
+
+def load_puzzles(path: Path) -> dict[str, list[Example]]:
+    if not path.is_file():
+        raise UserError(f"{path} is missing; run the mental_imagery_puzzles rule")
+    with open(path, "rb") as f:
+        raw = pickle.load(f)  # our own artifact, written by save_puzzles
+    fams = make_families()
+    return {part: [_example(fams[name], start, actions) for name, actions, start in ex] for part, ex in raw.items()}

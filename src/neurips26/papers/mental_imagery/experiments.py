@@ -3,6 +3,7 @@ hidden states for the intermediate board states (with the controls), and keep a 
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -22,7 +23,7 @@ from neurips26.papers.mental_imagery.model import (
     step_stride,
 )
 from neurips26.papers.mental_imagery.probes import cell_accuracy, fit_ridge
-from neurips26.papers.mental_imagery.puzzles import make_families, replay
+from neurips26.papers.mental_imagery.puzzles import CANVAS, make_families, replay
 
 FAMILY_NAMES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram"]
 
@@ -36,11 +37,11 @@ def action_offsets(families: dict) -> dict[str, int]:
     return offsets
 
 
-def tensorize(examples, offsets: dict, T: int):
-    """Stack a list of examples into tensors: image tokens of s_0, family ids, tokens (actions, EOS, PAD), visual tokens
-    z of s_1..s_T, lengths."""
+def tensorize(examples, offsets: dict, T: int, patch: int = 4):
+    """Stack a list of examples into tensors: image tokens of s_0 (patch x patch pixels each), family ids, tokens
+    (actions, EOS, PAD), visual tokens z of s_1..s_T (always 16 patches of 6x6 pixels), lengths."""
     n = len(examples)
-    img = np.stack([puzzles_data.patches(e.images[0]) for e in examples])
+    img = np.stack([puzzles_data.patches(e.images[0], patch) for e in examples])
     tokens = np.full((n, T), PAD)
     z = np.zeros((n, T, 16, 108), dtype=np.float32)
     for i, e in enumerate(examples):
@@ -55,8 +56,9 @@ def tensorize(examples, offsets: dict, T: int):
 
 
 def build_model(cfg, variant: str, n_actions: int) -> TinyVLM:
-    m = cfg.model
-    return TinyVLM(n_actions, len(FAMILY_NAMES), int(m.d), int(m.layers), int(m.heads), int(cfg.puzzle.max_len), variant)
+    m, p = cfg.model, int(cfg.model.patch)
+    return TinyVLM(n_actions, len(FAMILY_NAMES), int(m.d), int(m.layers), int(m.heads), int(cfg.puzzle.max_len), variant,
+                   n_img=(CANVAS // p) ** 2, patch_dim=p * p * 3, grid_pos=bool(m.get("grid_pos", False)))
 
 
 @torch.no_grad()
@@ -75,7 +77,8 @@ def dev_ce(model: TinyVLM, tensors, batch: int = 256) -> float:
 
 
 def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float, float]]:
-    """AdamW, linear warm-up then a constant learning rate. Convergence rule: every train.eval_every steps the
+    """AdamW, linear warm-up then a constant learning rate (train.decay: cosine decays it to 0 at train.max_steps).
+    Convergence rule: every train.eval_every steps the
     teacher-forced action cross-entropy on the dev puzzles is measured; training stops when it has not improved by
     train.min_delta for train.patience evaluations in a row, or at train.max_steps; the best dev checkpoint is kept.
     Returns (step, mean train cross-entropy since the last evaluation, dev cross-entropy) per evaluation."""
@@ -83,7 +86,14 @@ def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=float(t.lr), weight_decay=0.01)
     warm = max(1, int(t.warmup))
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda k: min(1.0, (k + 1) / warm))
+    cap, cosine = int(t.max_steps), str(t.get("decay", "constant")) == "cosine"
+
+    def factor(k: int) -> float:
+        if k < warm:
+            return (k + 1) / warm
+        return 0.5 * (1 + math.cos(math.pi * (k - warm) / max(1, cap - warm))) if cosine else 1.0
+
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
     n, curve, acc = tensors[0].shape[0], [], []
     best, best_state, bad = float("inf"), None, 0
     model.train()
@@ -127,48 +137,67 @@ def constant_baseline(train_ex, test_ex, families) -> dict[str, float]:
     return out
 
 
-def solve_rates(model, test, families, offsets, cfg) -> dict[str, float]:
+def solve_rates(model, test, families, offsets, cfg, first: dict | None = None) -> dict[str, float]:
+    """Solve rate by replay per family. When `first` is a dict, it receives per family the accuracy of the first
+    decoded action against the solver's first action (the learnability control)."""
     out = {}
     for name in FAMILY_NAMES:
         ex = [e for e in test if e.family == name]
-        img, fam = tensorize(ex, offsets, int(cfg.puzzle.max_len) + 1)[:2]
+        img, fam = tensorize(ex, offsets, int(cfg.puzzle.max_len) + 1, int(cfg.model.patch))[:2]
         allowed = torch.tensor([EOS, *range(offsets[name], offsets[name] + len(families[name].actions))])
         seqs = generate(model, img, fam, allowed, int(cfg.puzzle.max_len) + 1)
         ok = [replay(families[name], e.start, [s - offsets[name] for s in seq])[0] for e, seq in zip(ex, seqs)]
         out[name] = float(np.mean(ok))
+        if first is not None:
+            first[name] = float(np.mean([bool(seq) and seq[0] - offsets[name] == e.actions[0]
+                                         for e, seq in zip(ex, seqs)]))
+    return out
+
+
+def majority_first_action(train_ex, test_ex) -> dict[str, float]:
+    """The image-blind control of the first action: the most frequent first action of a family's training solutions,
+    its accuracy on the test puzzles."""
+    from collections import Counter
+
+    out = {}
+    for name in FAMILY_NAMES:
+        top = Counter(e.actions[0] for e in train_ex if e.family == name).most_common(1)[0][0]
+        out[name] = float(np.mean([e.actions[0] == top for e in test_ex if e.family == name]))
     return out
 
 
 @torch.no_grad()
-def hidden_at_actions(model, examples, offsets, T: int, shuffle_rng=None):
+def hidden_at_actions(model, examples, offsets, T: int, patch: int, shuffle_rng=None):
     """Per layer (embeddings = 0), the hidden state at every action token: (layers + 1, N, T, d), teacher-forced with
     the solver's actions (or a random permutation of them when shuffle_rng is given)."""
     if shuffle_rng is not None:
         examples = [puzzles_data.Example(e.family, list(shuffle_rng.permutation(e.actions)), e.images, e.cells, e.start)
                     for e in examples]
-    img, fam, tokens, z, _ = tensorize(examples, offsets, T)
+    img, fam, tokens, z, _ = tensorize(examples, offsets, T, patch)
     hs = model(model.embed(img, fam, c_steps(model.variant, tokens, z)), hidden_states=True).hidden_states
-    pos = action_positions(T, step_stride(model.variant))
+    pos = action_positions(T, step_stride(model.variant), model.n_img)
     if model.variant == "C":  # the last visual token of step t: its inputs include the true board s_t
         pos = pos[:T - 1] + Z_TOKENS
     return np.stack([h[:, pos].numpy() for h in hs])
 
 
-def probe_rows(models: dict, test, families, offsets, cfg, seed: int):
+def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
     """Probe accuracy per family, layer and step. Every probe reads [one-hot start board s_0, hidden state h_t]: the
     start board is given for free, so a probe beats the copy-the-start-board baseline only with information about the
     moves made. Kinds: each model in `models` (name -> model), 'shuffled' (the 'trained' model, when given, fed a
     permutation of the actions), 'start_only' (s_0 alone) and 'oracle' (the true s_t). Probes are fit on the first
-    half of a family's test puzzles (all steps pooled) and scored on the second half."""
+    probe.fit training puzzles of a family (`fit`, all steps pooled) and scored on its test puzzles."""
     T = int(cfg.puzzle.max_len) + 1
     rows, decoded = [], []
     for name in FAMILY_NAMES:
-        ex = [e for e in test if e.family == name]
-        half = len(ex) // 2
+        fit_ex = [e for e in fit if e.family == name][:int(cfg.probe.fit)]
+        ex = fit_ex + [e for e in test if e.family == name]
+        half = len(fit_ex)
         K = families[name].n_classes
-        feats = {k: hidden_at_actions(m, ex, offsets, T) for k, m in models.items()}
+        patch = int(cfg.model.patch)
+        feats = {k: hidden_at_actions(m, ex, offsets, T, patch) for k, m in models.items()}
         if "trained" in models:
-            feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, np.random.default_rng(seed))
+            feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, patch, np.random.default_rng(seed))
         steps = [(i, t) for i, e in enumerate(ex) for t in range(len(e.actions))]
         true = np.stack([ex[i].cells[t + 1] for i, t in steps])
         start = np.stack([ex[i].cells[0] for i, t in steps])
@@ -206,19 +235,17 @@ def probe_rows(models: dict, test, families, offsets, cfg, seed: int):
     return rows, decoded
 
 
-def run(cfg, seed: int, rush_file, photo_dir) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every variant of cfg.variants on the same puzzles of one seed (one job: the puzzles and imports are shared)."""
+def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every variant of cfg.variants on the same puzzles of one seed (data.make_puzzles)."""
     families = make_families()
     offsets = action_offsets(families)
     n_actions = sum(len(f.actions) for f in families.values())
-    boards = puzzles_data.rush_boards(rush_file)
-    photos = puzzles_data.jigsaw_photos(photo_dir)
     sizes, T = cfg.data_sizes, int(cfg.puzzle.max_len) + 1
-    train_ex = puzzles_data.generate(cfg, seed * 1000 + 1, int(sizes.train), boards, photos, "train")
-    dev_ex = puzzles_data.generate(cfg, seed * 1000 + 3, int(sizes.dev), boards, photos, "dev")
-    test_ex = puzzles_data.generate(cfg, seed * 1000 + 2, int(sizes.test), boards, photos, "test")
-    tensors, dev = tensorize(train_ex, offsets, T), tensorize(dev_ex, offsets, T)
+    train_ex, dev_ex, test_ex = puzzles["train"], puzzles["dev"], puzzles["test"]
+    patch = int(cfg.model.patch)
+    tensors, dev = tensorize(train_ex, offsets, T, patch), tensorize(dev_ex, offsets, T, patch)
     blind = constant_baseline(train_ex, test_ex, families)
+    blind_first = majority_first_action(train_ex, test_ex)
     frames, decs = [], []
     for variant in cfg.variants:
         t0 = time.time()
@@ -227,19 +254,22 @@ def run(cfg, seed: int, rush_file, photo_dir) -> tuple[pd.DataFrame, pd.DataFram
         torch.manual_seed(seed)
         model = build_model(cfg, variant, n_actions)
         curve = train(model, tensors, dev, cfg, seed)
+        first: dict = {}
         rows = [("solve_rate", name, -1, -1, v, int(sizes.test))
-                for name, v in solve_rates(model, test_ex, families, offsets, cfg).items()]
+                for name, v in solve_rates(model, test_ex, families, offsets, cfg, first).items()]
+        rows += [("first_action_acc", name, -1, -1, v, int(sizes.test)) for name, v in first.items()]
         rows += [("blind_solve_rate", name, -1, -1, v, int(sizes.test)) for name, v in blind.items()]
+        rows += [("blind_first_action_acc", name, -1, -1, v, int(sizes.test)) for name, v in blind_first.items()]
         rows += [(m, "all", -1, step, v, 0) for step, tr_ce, dev_loss in curve
                  for m, v in (("train_ce", tr_ce), ("dev_ce", dev_loss))]
         rows.append(("steps", "all", -1, -1, curve[-1][0], 0))
         decoded = []
         if variant in cfg.probe.variants:
-            prows, decoded = probe_rows({"trained": model, "untrained": untrained}, test_ex, families, offsets, cfg,
-                                        seed)
+            prows, decoded = probe_rows({"trained": model, "untrained": untrained}, train_ex, test_ex, families,
+                                        offsets, cfg, seed)
             rows += prows
         elif variant == "C":  # positive control: a model whose inputs hold the true board s_t
-            rows += probe_rows({"given_board": model}, test_ex, families, offsets, cfg, seed)[0]
+            rows += probe_rows({"given_board": model}, train_ex, test_ex, families, offsets, cfg, seed)[0]
         rows.append(("wall_s", "all", -1, -1, time.time() - t0, 0))
         frame = pd.DataFrame(rows, columns=["metric", "family", "layer", "step", "value", "n"])
         frame.insert(0, "seed", seed)

@@ -15,6 +15,10 @@ def _learns(solve: pd.DataFrame) -> Claim:
     margins = {f"margin_over_blind_{f}": s.loc[f, "A"] - s.loc[f, "blind"] for f in FAMILIES}
     measured = {"mean_solve_A": s.loc["mean", "A"], "mean_blind": s.loc["mean", "blind"],
                 "min_margin_over_blind": min(margins.values()),
+                **({"first_action_A": solve.set_index(["family", "variant"]).loc[("mean", "A"), "first_action"],
+                    "first_action_majority": solve.set_index(["family", "variant"]).loc[("mean", "blind"),
+                                                                                       "first_action"]}
+                   if "first_action" in solve else {}),
                 **{f"solve_A_{f}": s.loc[f, "A"] for f in FAMILIES}, **margins}
     return Claim(
         "learns_puzzles", "a model trained to output the open-loop action sequence learns the visual puzzles "

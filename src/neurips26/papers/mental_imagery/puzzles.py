@@ -1,6 +1,9 @@
 """Five puzzle families, each with a state, legal actions, a renderer (24x24 RGB), a board-cell view (for probes), a
 canonical solver (shortest solution, breadth-first in a fixed action order) and a verifier that replays actions.
 
+Every renderer draws on a 6x6 layout grid of 4x4-pixel cells, so that one input patch (4x4 pixels) holds one board
+cell, one jigsaw tile, one rotation view or one tray piece (a ViT whose patches match the board's cells).
+
 A family object exposes: name, actions (list of action labels), apply(state, a) -> new state or None (illegal),
 solved(state), render(state) -> float array (24, 24, 3), cells(state) -> int array, n_classes, solve(state) -> list.
 """
@@ -187,13 +190,13 @@ class Sokoban:
 
 # ----------------------------------------------------------------------------------------------------------- jigsaw
 class Jigsaw:
-    """2x3 jigsaw: a 12x18 photograph crop cut into six 6x6 tiles (one visual token each) and scrambled; the image shows
-    the scrambled tiles (top half) above the solved photograph (bottom half, the reference). State: (image, perm) where
+    """2x3 jigsaw: an 8x12 photograph crop cut into six 4x4 tiles (one input patch each) and scrambled; the image shows
+    the scrambled tiles (rows 0-7) above the solved photograph (rows 8-15, the reference). State: (image, perm) where
     perm[p] is the tile shown at position p. Action swap(i, j), i < j. Solved when perm is the identity."""
 
     name = "jigsaw"
     n_classes = 6
-    TILE = 6
+    TILE = 4
 
     def __init__(self):
         self.pairs = [(i, j) for i in range(6) for j in range(i + 1, 6)]
@@ -300,12 +303,14 @@ class Rotation:
         return views
 
     def render(self, state) -> np.ndarray:
+        """One 3x3-pixel view (one pixel per voxel column, shaded by depth) per 4x4 patch: the current shape's three
+        views in layout row 1, the target's in layout row 4 (columns 1, 2, 3)."""
         out = np.zeros((CANVAS, CANVAS, 3))
         tints = np.array([[1, 0.3, 0.3], [0.3, 1, 0.3], [0.3, 0.3, 1]])
         for row, voxels in enumerate(state):
             for k, view in enumerate(self._views(voxels)):
-                block = np.kron(view, np.ones((2, 2)))[..., None] * tints[k]
-                out[2 + row * 12:8 + row * 12, 1 + k * 8:7 + k * 8] = block
+                r, c = 4 + row * 12, 4 + k * 4
+                out[r:r + 3, c:c + 3] = view[..., None] * tints[k]
         return out
 
     def solve(self, state, max_len: int):
@@ -389,11 +394,11 @@ class Tangram:
     def render(self, state) -> np.ndarray:
         silhouette, pieces, placements = state
         out = np.zeros((CANVAS, CANVAS, 3))
-        out[:12, :12] = np.kron(self.colors[self.cells(state)].reshape(4, 4, 3), np.ones((3, 3, 1)))
-        for i, name in enumerate(pieces):  # the tray: unplaced pieces, slot i at rows 13 + ..., columns i * 8
-            if placements[i] is None:
+        out[:16, :16] = np.kron(self.colors[self.cells(state)].reshape(4, 4, 3), np.ones((4, 4, 1)))
+        for i, name in enumerate(pieces):  # the tray: unplaced piece i in the 4x4 patch at rows 20-23, columns 4i..
+            if placements[i] is None:   # one pixel per piece cell
                 for dr, dc in PIECES[name]:
-                    out[14 + dr * 3:17 + dr * 3, i * 8 + dc * 2:i * 8 + dc * 2 + 2] = self.colors[2 + i]
+                    out[20 + dr, 4 * i + dc] = self.colors[2 + i]
         return out
 
     def solve(self, state, max_len: int):

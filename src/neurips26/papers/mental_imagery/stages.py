@@ -22,22 +22,34 @@ from neurips26.papers.mental_imagery import figures, paper_claims, tables
 RUSH, PHOTOS = "rush_hour_18k", "dofp_lut_skimage"
 
 
-def run(ctx: StageContext) -> None:
+def puzzles(ctx: StageContext) -> None:
+    """The puzzles of one seed, solved once and cached for every variant's run job."""
     require_embedded(ctx, "the paper's twelve task suites")
-    if len(ctx.inputs) != 2 or len(ctx.outputs) != 2:
-        raise UserError("run needs --input data/raw/rush_hour_18k/provenance.json "
-                        "data/raw/dofp_lut_skimage/provenance.json and --output RUN.csv DECODED.csv")
+    if len(ctx.inputs) != 2 or len(ctx.outputs) != 1:
+        raise UserError("puzzles needs --input data/raw/rush_hour_18k/provenance.json "
+                        "data/raw/dofp_lut_skimage/provenance.json and --output PUZZLES.pkl")
     rush = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[0]]), RUSH)
     photos = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[1]]), PHOTOS)
+    from neurips26.papers.mental_imagery import data
+
+    seed = ctx.require_seed()
+    data.save_puzzles(ctx.output, data.make_puzzles(ctx.cfg, seed, rush / "rush_18k.txt", photos))
+
+
+def run(ctx: StageContext) -> None:
+    """The variants of cfg.variants (the rule passes one group of run_groups) on the cached puzzles of one seed."""
+    require_embedded(ctx, "the paper's twelve task suites")
+    if len(ctx.inputs) != 1 or len(ctx.outputs) != 2:
+        raise UserError("run needs --input PUZZLES.pkl (the puzzles stage) and --output RUN.csv DECODED.csv")
     set_threads(ctx.threads)
     import torch
 
     torch.set_num_threads(ctx.threads)
-    from neurips26.papers.mental_imagery import experiments
+    from neurips26.papers.mental_imagery import data, experiments
 
     seed = ctx.require_seed()
     seed_everything(seed)
-    frame, decoded = experiments.run(ctx.cfg, seed, rush / "rush_18k.txt", photos)
+    frame, decoded = experiments.run(ctx.cfg, seed, data.load_puzzles(ctx.inputs[0]))
     write_csv(ctx.outputs[1], decoded)
     write_csv(ctx.outputs[0], frame)
 
@@ -49,6 +61,7 @@ def table_decoded(ctx: StageContext) -> None:
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
+    "puzzles": puzzles,
     "run": run,
     "table_solve": table_stage(tables.table_solve),
     "table_probe": table_stage(tables.table_probe),

@@ -10,18 +10,29 @@ FAMILIES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram"]
 KINDS = ["trained", "untrained", "shuffled", "start_only", "oracle", "given_board"]
 
 
+def _per_family(runs: pd.DataFrame, metric: str, blind_metric: str, name: str) -> pd.DataFrame:
+    """Mean and sd over seeds of a per-family metric (family 'mean' = mean over families), with the first variant's
+    blind_metric rows as variant 'blind'."""
+    first = runs["variant"].min()
+    blind = runs[(runs["metric"] == blind_metric) & (runs["variant"] == first)].assign(variant="blind")
+    s = pd.concat([runs[runs["metric"] == metric], blind])
+    per_seed = s.pivot_table(index=["variant", "seed"], columns="family", values="value")[FAMILIES]
+    per_seed["mean"] = per_seed.mean(axis=1)
+    long = per_seed.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name=name)
+    out = long.groupby(["family", "variant"])[name].agg(["mean", "std", "count"]).reset_index()
+    out.columns = ["family", "variant", name, "sd", "seeds"]
+    return out
+
+
 def table_solve(runs: pd.DataFrame) -> pd.DataFrame:
     """Solve rate (replay-verified) per family and variant: mean and sd over seeds; family 'mean' = mean over families.
     Variant 'blind': the best image-blind constant action sequence (experiments.constant_baseline). Column steps: the
-    training steps the convergence rule took (mean over seeds)."""
-    first = runs["variant"].min()
-    blind = runs[(runs["metric"] == "blind_solve_rate") & (runs["variant"] == first)].assign(variant="blind")
-    s = pd.concat([runs[runs["metric"] == "solve_rate"], blind])
-    per_seed = s.pivot_table(index=["variant", "seed"], columns="family", values="value")[FAMILIES]
-    per_seed["mean"] = per_seed.mean(axis=1)
-    long = per_seed.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name="solve_rate")
-    out = long.groupby(["family", "variant"])["solve_rate"].agg(["mean", "std", "count"]).reset_index()
-    out.columns = ["family", "variant", "solve_rate", "sd", "seeds"]
+    training steps the convergence rule took (mean over seeds). Column first_action: the accuracy of the first decoded
+    action against the solver's (the learnability control; 'blind': the majority first action), mean over seeds."""
+    out = _per_family(runs, "solve_rate", "blind_solve_rate", "solve_rate")
+    if (runs["metric"] == "first_action_acc").any():
+        first = _per_family(runs, "first_action_acc", "blind_first_action_acc", "first_action")
+        out = out.merge(first[["family", "variant", "first_action"]], on=["family", "variant"], how="left")
     steps = runs[runs["metric"] == "steps"].groupby("variant")["value"].mean()
     out["steps"] = out["variant"].map(steps)
     out["family"] = pd.Categorical(out["family"], FAMILIES + ["mean"], ordered=True)

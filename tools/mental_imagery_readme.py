@@ -1,0 +1,71 @@
+"""Markdown tables for the mental_imagery README from a results folder (the final runs' artifacts):
+
+    python tools/mental_imagery_readme.py results/mental_imagery [logs/mental_imagery]
+
+Prints the solve-rate table (mean +- sd over seeds, first-action accuracy), the pooled probe table, the claims table
+and, given the logs folder, each job's wall time from the Snakemake benchmarks."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+FAMILIES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram", "mean"]
+
+
+def solve_table(folder: Path) -> str:
+    t = pd.read_csv(folder / "tables" / "solve.csv").set_index(["family", "variant"])
+    seeds = int(t["seeds"].max())
+    lines = ["| family | A | B | C | blind | first action A / majority |", "|---|---|---|---|---|---|"]
+    for f in FAMILIES:
+        cells = [f"{t.loc[(f, v), 'solve_rate']:.3f} +- {t.loc[(f, v), 'sd']:.3f}" for v in ["A", "B", "C", "blind"]]
+        first = f"{t.loc[(f, 'A'), 'first_action']:.3f} / {t.loc[(f, 'blind'), 'first_action']:.3f}"
+        lines.append(f"| {f} | " + " | ".join(cells) + f" | {first} |")
+    steps = ", ".join(f"{v} {t.loc[('mean', v), 'steps']:.0f}" for v in ["A", "B", "C"])
+    return "\n".join(lines) + f"\n\n({seeds} seeds; training steps taken, mean over seeds: {steps})"
+
+
+def probe_table(folder: Path) -> str:
+    p = pd.read_csv(folder / "tables" / "probe.csv")
+    p = p[p["step"] == 0]
+    a = p[p["variant"] == "A"].pivot(index="family", columns="kind", values="acc")
+    c = p[(p["variant"] == "C") & (p["kind"] == "given_board")].set_index("family")["acc"]
+    kinds = ["trained", "copy", "start_only", "untrained", "shuffled", "oracle"]
+    lines = ["| family | " + " | ".join(kinds) + " | given_board (C) |", "|---" * (len(kinds) + 2) + "|"]
+    for f in FAMILIES[:-1]:
+        lines.append(f"| {f} | " + " | ".join(f"{a.loc[f, k]:.3f}" for k in kinds) + f" | {c.get(f, float('nan')):.3f} |")
+    return "\n".join(lines)
+
+
+def claims_table(folder: Path) -> str:
+    doc = json.loads((folder / "claims.json").read_text())
+    lines = ["| claim | holds | measured (key values) | positive control |", "|---|---|---|---|"]
+    for c in doc["claims"]:
+        keys = list(c["measured"].items())[:7]
+        measured = ", ".join(f"{k} {round(v, 3) if isinstance(v, float) else v}" for k, v in keys)
+        pc = c.get("positive_control")
+        control = "" if pc is None else f"{pc['holds']} (" + ", ".join(
+            f"{k} {round(v, 3) if isinstance(v, float) else v}" for k, v in pc["measured"].items()) + ")"
+        lines.append(f"| `{c['id']}` | {c['holds']} | {measured} | {control} |")
+    return "\n".join(lines)
+
+
+def job_times(logs: Path) -> str:
+    rows = []
+    for f in sorted((logs / "benchmarks").glob("*.tsv")):
+        rows.append(f"{f.stem} {pd.read_csv(f, sep=chr(9))['s'].iloc[0]:.0f} s")
+    return "Job wall times (Snakemake benchmarks): " + ", ".join(rows)
+
+
+def main(argv: list[str]) -> None:
+    folder = Path(argv[0])
+    print(solve_table(folder), probe_table(folder), claims_table(folder), sep="\n\n")
+    if len(argv) > 1:
+        print("\n" + job_times(Path(argv[1])))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
