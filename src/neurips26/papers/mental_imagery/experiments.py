@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from neurips26.common import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
 from neurips26.papers.mental_imagery.model import (
     EOS,
@@ -84,7 +85,7 @@ def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float
     Returns (step, mean train cross-entropy since the last evaluation, dev cross-entropy) per evaluation."""
     t = cfg.train
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.AdamW(model.parameters(), lr=float(t.lr), weight_decay=0.01)
+    opt = optim.AdamW(model.parameters(), lr=float(t.lr), weight_decay=0.01)
     warm = max(1, int(t.warmup))
     cap, cosine = int(t.max_steps), str(t.get("decay", "constant")) == "cosine"
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import torch
 
+from neurips26.common import optim
 from neurips26.common.config import compose
 from neurips26.papers.mental_imagery import data, experiments, tables
 from neurips26.papers.mental_imagery.model import batch_loss
@@ -27,7 +28,7 @@ from neurips26.papers.mental_imagery.puzzles import make_families
 def step_ms(cfg, variant: str, n_act: int, tensors, steps: int = 20) -> float:
     torch.manual_seed(0)
     model = experiments.build_model(cfg, variant, n_act)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    opt = optim.AdamW(model.parameters(), lr=1e-3)
     for k in range(steps + 3):
         if k == 3:
             t0 = time.time()
