@@ -153,8 +153,8 @@ def test_puzzle_cache_round_trips(tmp_path):
     """The cached puzzles (family, actions, start) rebuild the same instances: images, cells and actions."""
     examples = data.generate(CFG, 5, 4, data.rush_boards(rush_file()),
                              [np.random.default_rng(0).uniform(size=(64, 96, 3))], "dev")
-    data.save_puzzles(tmp_path / "p.pkl", {"dev": examples})
-    back = data.load_puzzles(tmp_path / "p.pkl")["dev"]
+    data.save_puzzles(tmp_path / "p.npz", {"dev": examples})
+    back = data.load_puzzles(tmp_path / "p.npz")["dev"]
     assert [(e.family, e.actions) for e in back] == [(e.family, e.actions) for e in examples]
     for a, b in zip(examples, back):
         assert np.array_equal(a.images, b.images) and np.array_equal(a.cells, b.cells)

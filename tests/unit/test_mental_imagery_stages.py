@@ -71,10 +71,10 @@ def test_stages_name_what_is_wrong(tmp_path):
         stages.STAGES["claims"](StageContext("mental_imagery", cfg, inputs=[tmp_path / "x.csv"]))
     with pytest.raises(UserError, match="rush_hour_18k"):
         stages.puzzles(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a"], outputs=[tmp_path / "b"], seed=0))
-    with pytest.raises(UserError, match="PUZZLES.pkl"):
+    with pytest.raises(UserError, match="PUZZLES.npz"):
         stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a"], outputs=[tmp_path / "b"], seed=0))
     with pytest.raises(UserError, match="mental_imagery_puzzles rule"):
-        stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a.pkl"],
+        stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a.npz"],
                                 outputs=[tmp_path / "b.csv", tmp_path / "c.csv"], seed=0))
     with pytest.raises(UserError, match="not wired"):
         stages.run(StageContext("mental_imagery", OmegaConf.create({"data": "real"}), seed=0))

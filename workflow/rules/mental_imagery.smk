@@ -39,7 +39,7 @@ rule mental_imagery_puzzles:
         config="results/mental_imagery/config.yaml",
         code=code_files("mental_imagery", "puzzles", "data", "stages"),
     output:
-        "results/mental_imagery/puzzles/seed{seed}.pkl",
+        "results/mental_imagery/puzzles/seed{seed}.npz",
     wildcard_constraints:
         seed=r"\d+",
     log:
@@ -57,7 +57,7 @@ rule mental_imagery_puzzles:
 
 rule mental_imagery_run:
     input:
-        puzzles="results/mental_imagery/puzzles/seed{seed}.pkl",
+        puzzles="results/mental_imagery/puzzles/seed{seed}.npz",
         config="results/mental_imagery/config.yaml",
         code=code_files("mental_imagery", exclude=MENTAL_IMAGERY_PRESENTATION),
     output:

@@ -4,12 +4,13 @@ scikit-image's bundled photographs (both copied and sha256-checked by the data_p
 
 from __future__ import annotations
 
-import pickle
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from neurips26.common.artifacts import write_npz
 from neurips26.common.errors import UserError
 from neurips26.papers.mental_imagery.puzzles import CANVAS, Jigsaw, make_families, parse_rush, replay
 
@@ -161,18 +162,47 @@ def make_puzzles(cfg, seed: int, rush_file: Path, photo_dir: Path) -> dict[str, 
             for part, offset in (("train", 1), ("dev", 3), ("test", 2))}
 
 
+def _encode(value, arrays: list):
+    """A start state as JSON: tuples, frozensets and None tagged; arrays (jigsaw photos) stored beside it by index."""
+    if isinstance(value, np.ndarray):
+        arrays.append(value)
+        return {"array": len(arrays) - 1}
+    if isinstance(value, frozenset):
+        return {"frozenset": sorted((_encode(v, arrays) for v in value), key=json.dumps)}
+    if isinstance(value, (tuple, list)):
+        return {"tuple" if isinstance(value, tuple) else "list": [_encode(v, arrays) for v in value]}
+    if isinstance(value, (np.integer, np.floating)):
+        return value.item()
+    return value  # str, int, float, bool, None
+
+
+def _decode(value, arrays):
+    if not isinstance(value, dict):
+        return value
+    (kind, inner), = value.items()
+    if kind == "array":
+        return arrays[f"array{inner}"]
+    items = [_decode(v, arrays) for v in inner]
+    return {"frozenset": frozenset, "tuple": tuple, "list": list}[kind](items)
+
+
 def save_puzzles(path: Path, parts: dict[str, list[Example]]) -> None:
     """Cache the puzzles of one seed (the solving is the slow part): family, solver actions and start state per
-    instance; the images and cells are rebuilt by replay on load."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as f:
-        pickle.dump({part: [(e.family, e.actions, e.start) for e in ex] for part, ex in parts.items()}, f)
+    instance, as JSON plus the start states' arrays in one .npz (read without pickle); the images and cells are
+    rebuilt by replay on load."""
+    arrays: list = []
+    index = {part: [[e.family, [int(a) for a in e.actions], _encode(e.start, arrays)] for e in ex]
+             for part, ex in parts.items()}
+    encoded = np.frombuffer(json.dumps(index).encode(), dtype=np.uint8)
+    write_npz(path, {"index": encoded, **{f"array{k}": a for k, a in enumerate(arrays)}})
 
 
 def load_puzzles(path: Path) -> dict[str, list[Example]]:
     if not path.is_file():
         raise UserError(f"{path} is missing; run the mental_imagery_puzzles rule")
-    with open(path, "rb") as f:
-        raw = pickle.load(f)  # our own artifact, written by save_puzzles
+    with np.load(path, allow_pickle=False) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    raw = json.loads(arrays.pop("index").tobytes().decode())
     fams = make_families()
-    return {part: [_example(fams[name], start, actions) for name, actions, start in ex] for part, ex in raw.items()}
+    return {part: [_example(fams[name], _decode(start, arrays), actions) for name, actions, start in ex]
+            for part, ex in raw.items()}

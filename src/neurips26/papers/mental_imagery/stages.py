@@ -27,7 +27,7 @@ def puzzles(ctx: StageContext) -> None:
     require_embedded(ctx, "the paper's twelve task suites")
     if len(ctx.inputs) != 2 or len(ctx.outputs) != 1:
         raise UserError("puzzles needs --input data/raw/rush_hour_18k/provenance.json "
-                        "data/raw/dofp_lut_skimage/provenance.json and --output PUZZLES.pkl")
+                        "data/raw/dofp_lut_skimage/provenance.json and --output PUZZLES.npz")
     rush = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[0]]), RUSH)
     photos = prepared_data_dir(dataclasses.replace(ctx, inputs=[ctx.inputs[1]]), PHOTOS)
     from neurips26.papers.mental_imagery import data
@@ -40,7 +40,7 @@ def run(ctx: StageContext) -> None:
     """The variants of cfg.variants (the rule passes one group of run_groups) on the cached puzzles of one seed."""
     require_embedded(ctx, "the paper's twelve task suites")
     if len(ctx.inputs) != 1 or len(ctx.outputs) != 2:
-        raise UserError("run needs --input PUZZLES.pkl (the puzzles stage) and --output RUN.csv DECODED.csv")
+        raise UserError("run needs --input PUZZLES.npz (the puzzles stage) and --output RUN.csv DECODED.csv")
     set_threads(ctx.threads)
     import torch
 
