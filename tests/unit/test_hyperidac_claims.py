@@ -4,6 +4,7 @@ difference, the positive controls, ties at a floor."""
 import pandas as pd
 import pytest
 
+from neurips26.common.claims import paired_effect
 from neurips26.common.config import compose
 from neurips26.papers.hyperidac import paper_claims, tables
 
@@ -55,9 +56,9 @@ def _table(hyper_gain_balanced: float, hyper_gain_severe: float) -> dict:
 
 
 def test_paired_mean_and_standard_error():
-    mean, se = paper_claims.paired(pd.Series([0.01, 0.02, 0.03]))
+    mean, se = paired_effect(pd.Series([0.01, 0.02, 0.03]))
     assert mean == pytest.approx(0.02) and se == pytest.approx(0.01 / 3 ** 0.5)
-    assert paper_claims.paired(pd.Series([0.05]))[1] != paper_claims.paired(pd.Series([0.05]))[1]   # NaN: one seed
+    assert paired_effect(pd.Series([0.05]))[1] != paired_effect(pd.Series([0.05]))[1]   # NaN: one seed
 
 
 def test_a_gain_that_is_the_same_with_and_without_skew_is_not_a_dci_effect():

@@ -100,6 +100,17 @@ class Claim:
         return entry
 
 
+def paired_effect(differences) -> tuple[float, float]:
+    """Mean and standard error (sd ddof 1 / sqrt(n)) of per-seed paired differences (a pandas Series); NaN where
+    undefined (the seeds of the two sides must match: a seed missing on one side is dropped by the subtraction's
+    alignment). The claims' paired rule compares the mean with a bound and with a multiple of the SE."""
+    d = differences.dropna()
+    if len(d) == 0:
+        return float("nan"), float("nan")
+    se = float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+    return float(d.mean()), se
+
+
 def plain_json(value):
     """Metrics for JSON: nested dicts/lists kept, every number through plain_number (reproducible, NaN -> null)."""
     if isinstance(value, dict):

@@ -15,11 +15,9 @@ this scale, and a failure of HyperIDAC on it is not evidence."""
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
-from neurips26.common.claims import Claim, PositiveControl
+from neurips26.common.claims import Claim, PositiveControl, paired_effect
 
 REFERENCE = "boda_labelled"
 
@@ -35,18 +33,8 @@ def _mean(per_seed: pd.DataFrame, method: str, regime: str, metric: str) -> floa
     return float(s.mean()) if len(s) else float("nan")
 
 
-def paired(d: pd.Series) -> tuple[float, float]:
-    """Mean and standard error (sd ddof 1 / sqrt(n)) of per-seed paired differences; NaN where undefined (the
-    seeds of the two sides must match: a seed missing on one side is dropped by the subtraction's alignment)."""
-    d = d.dropna()
-    if len(d) == 0:
-        return float("nan"), float("nan")
-    se = float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
-    return float(d.mean()), se
-
-
 def _effect(name: str, d: pd.Series, out: dict) -> None:
-    out[name], out[f"{name}_se"] = paired(d)
+    out[name], out[f"{name}_se"] = paired_effect(d)
 
 
 def effect_rule(name: str, c) -> str:

@@ -9,22 +9,17 @@ PLANT) in PLANT's place under the same criterion: if it fails, the criterion can
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
-from neurips26.common.claims import Claim, PositiveControl
+from neurips26.common.claims import Claim, PositiveControl, paired_effect
 
 Z = 2.0
 PTS = 100.0
 
 
-def paired(d: pd.Series) -> tuple[float, float]:
-    """Mean and standard error (sd ddof 1 / sqrt(n)) of per-seed paired differences, in points; NaN where undefined."""
-    d = pd.Series(d, dtype=float).dropna() * PTS
-    if len(d) == 0:
-        return float("nan"), float("nan")
-    return float(d.mean()), float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+def paired(d) -> tuple[float, float]:
+    """Mean and standard error of per-seed paired differences, in points (common/claims.py's paired_effect)."""
+    return paired_effect(pd.Series(d, dtype=float) * PTS)
 
 
 def _effects(**series) -> dict:
