@@ -6,6 +6,7 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
+from neurips26.common.code_deps import code_closure
 from neurips26.common.config import coerce_command_line, scale_config, validate_run_config
 from neurips26.common.errors import UserError
 from neurips26.common.registry import load_papers, selected_papers
@@ -48,12 +49,12 @@ def hydra_files(paper_id):
 
 
 def code_files(paper_id, *modules, exclude=()):
-    """Source files a rule depends on (the named modules of the paper, else all but `exclude`, plus common/), so that
-    editing the method re-runs the experiments while restyling a figure re-runs only the figure."""
+    """The source files a rule depends on, namely the named modules of the paper (else all but `exclude`) and each
+    module of the package they import (common/code_deps.py), so that editing the method re-runs the experiments while
+    restyling a figure re-runs only the figure, and editing one module of common/ re-runs only the jobs that import it."""
     package = sorted(Path("src/neurips26/papers", paper_id).glob("*.py"))
     chosen = [p for p in package if (p.stem in modules if modules else p.stem not in exclude)]
-    common = sorted(Path("src/neurips26/common").glob("*.py"))
-    return [str(p) for p in chosen + common]
+    return code_closure(chosen)
 
 
 def paper_artifacts(paper_id):
