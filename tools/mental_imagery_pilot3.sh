@@ -2,6 +2,8 @@
 # Pilot 3 (seed 11) -> its pre-registered choice (tools/mental_imagery_choose.py, committed) -> the final default runs on
 # seeds [0, 1, 2] then [3, 4, 5] -> the tiny run; logs and copies of the results under OUT. Run from the repository root
 # under the heavy lock:  flock /tmp/neurips26-heavy.lock bash tools/mental_imagery_pilot3.sh /tmp/mi
+# It rewrites config/mental_imagery/scale/default.yaml (the choice; its diff is saved as OUT/choice3.diff for you to
+# review and commit) and replaces results/ and logs/ of mental_imagery (copies are kept under OUT). It commits nothing.
 OUT=${1:-/tmp/mi}
 mkdir -p "$OUT"
 export PYTHONPATH=$PWD/src
@@ -10,8 +12,7 @@ $PIL --time-variants model.patch=4 model.grid_pos=true train.batch=32 train.max_
 $PIL --time-variants model.patch=6 model.grid_pos=true train.batch=32 train.max_steps=1200 > "$OUT/pilot_g6_b32.log" 2>&1 &
 wait
 .venv/bin/python tools/mental_imagery_choose.py "$OUT" > "$OUT/choice3.txt" 2>&1 || exit 1
-git add config/mental_imagery/scale/default.yaml
-git commit -q -m "mental_imagery: default settings chosen by the pre-registered rule of pilot 3 (seed 11): $(tail -1 "$OUT/choice3.txt")"
+git diff config/mental_imagery/scale/default.yaml > "$OUT/choice3.diff"  # the choice, recorded before any final run
 export PATH=$PWD/.venv/bin:$PATH
 for seeds in "0,1,2" "3,4,5"; do
   rm -rf results/mental_imagery logs/mental_imagery
