@@ -6,6 +6,8 @@
                            writes its trace to results/wd_eos_pilot/cnn_wd<LAMBDA>_seed<SEED>.csv
                            (cnn_eta<ETA>_wd<LAMBDA>_seed<SEED>.csv for ETA != 0.03)
     show                   per pilot trace: S at init, sharpening time, EoS onset, stopping step, EoS amplitude
+    trend [FOLDER]         the fourth pilot's rule (README, "Powered trend criterion and CNN replicates") on the CNN
+                           runs in FOLDER/runs (default results/wd_eos) and their CPU times in logs/wd_eos/benchmarks
 
 Needs results/wd_eos/config.yaml and data/raw/digits (snakemake results/wd_eos/config.yaml data/raw/digits/provenance.json).
 The runs of 2026-12-01 (README, "CNN cap"):
@@ -96,11 +98,56 @@ def show() -> None:
               "stop", r["steps"], "complete", r["eos_complete"], f"amp {r['osc_amplitude']:.4f}")
 
 
+# The fourth pilot (issue 29, fourth session; README "Powered trend criterion and CNN replicates"): CNN runs of the
+# pipeline's own run rule on seeds 7, 8, 9 and their replicates 1007, 1008, 1009, then `trend FOLDER`.
+PILOT4_HALVES = {"7-9": [7, 8, 9], "1007-1009": [1007, 1008, 1009], "all six": [7, 8, 9, 1007, 1008, 1009]}
+LEAD_CPU = {"total": 361.0, "wall": 264.0, "mlp_and_summary": 185.1 + 5.9}  # the lead's default run (seeds 0-2)
+
+
+def trend(folder: str) -> None:
+    """The pre-registered rule of the fourth pilot: the trend criterion on both halves and all six seeds, the CPU time
+    per CNN run (logs/wd_eos/benchmarks), the projected default wall time for R = 1 and 2, and the choice of R."""
+    import pandas as pd
+
+    from neurips26.papers.wd_eos import paper_claims, summary
+
+    runs_dir = Path(folder) / "runs"
+    files = sorted(runs_dir.glob("cnn_coupled_eta0.04_wd*/seed*.csv"))
+    traces = pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
+    runs = summary.run_table(traces, 0.9, 0.33, {"cnn": 8})
+    print(f"{len(files)} runs; steps per run {sorted(runs.steps.unique().tolist())}; all met the rule: "
+          f"{bool(runs.eos_complete.all())}")
+    print(runs.pivot(index="seed", columns="wd", values="osc_amplitude").round(4).to_string())
+    print(runs.pivot(index="seed", columns="wd", values="kernel_velocity").to_string(float_format="%.3g"))
+    t = {}
+    for name, seeds in PILOT4_HALVES.items():
+        part = runs[runs.seed.isin(seeds)]
+        kept = part[part.seed.isin(summary.common_seeds(part))]
+        amp, vel = paper_claims.within_seed_trend(kept, "osc_amplitude"), paper_claims.within_seed_trend(part,
+                                                                                                          "kernel_velocity")
+        t[name] = (amp["t"], vel["t"])
+        print(f"seeds {name}: amplitude t {amp['t']:.2f} (change over the grid {amp['change']:+.1%}, {amp['runs']} runs);"
+              f" CNN velocity t {vel['t']:.2f} (change {vel['change']:+.1%}, {vel['runs']} runs)")
+    bench = Path("logs/wd_eos/benchmarks")
+    cpu = [float(pd.read_csv(bench / f"run_{f.parent.name}_{f.stem}.tsv", sep="\t").cpu_time.iloc[-1]) for f in files]
+    per_run = sum(cpu) / len(cpu)
+    print(f"CPU per CNN run: mean {per_run:.1f} s, min {min(cpu):.1f}, max {max(cpu):.1f}")
+    projected = {r: LEAD_CPU["wall"] * (LEAD_CPU["mlp_and_summary"] + 12 * r * per_run) / LEAD_CPU["total"]
+                 for r in (1, 2)}
+    print("projected default wall (264 s x CPU / 361 s): " + ", ".join(f"R={r}: {v:.0f} s" for r, v in projected.items()))
+    clear = all((v <= -4 or v >= 0) for pair in t.values() for v in pair)
+    agree = all(len({v < -2 for v in (pair[i] for pair in t.values())}) == 1 for i in (0, 1))
+    choice = 1 if (clear and agree) else (2 if projected[2] < 420 else 1)
+    print(f"verdicts agree across halves and all six: {agree}; all clear of the threshold by 2: {clear} -> R = {choice}")
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
     if command == "scan":
         scan([int(a) for a in args])
     elif command == "run":
         run(int(args[0]), float(args[1]), int(args[2]), *(float(a) for a in args[3:4]))
+    elif command == "trend":
+        trend(args[0] if args else "results/wd_eos")
     else:
         show()

@@ -1,6 +1,6 @@
 """wd_eos README tables from the artifacts of one run (run by hand after `snakemake ... results/wd_eos/claims.json`):
-the per-grid-point table (seed means from tables/main.csv, steps per seed from tables/traces.csv) and the claims'
-measured values (claims.json), as Markdown.
+the per-grid-point table (seed means from tables/main.csv, steps per seed from tables/traces.csv), the CNN's per-run
+amplitude and kernel velocity (tables/runs.csv) and the claims' measured values (claims.json), as Markdown.
 
     PYTHONPATH=src python tools/wd_eos_readme_tables.py results/wd_eos
 """
@@ -45,23 +45,18 @@ def grid_table(folder: Path) -> str:
 
 
 def per_seed_amplitude(folder: Path) -> str:
-    """CNN EoS amplitude per seed and lambda (the numbers behind the seed means; NaN: no complete EoS window)."""
-    from omegaconf import OmegaConf
-
-    from neurips26.papers.wd_eos import summary
-    from neurips26.papers.wd_eos.grid import eos_window
-
-    cfg = OmegaConf.load(folder / "config.yaml")
-    traces = pd.read_csv(folder / "tables" / "traces.csv")
-    cnn = traces[(traces.arch == "cnn") & (traces.decay == "coupled")]
-    rows = [summary.summarise_run(t, float(cfg.summary.sharpening_fraction), float(cfg.summary.late_fraction),
-                                  eos_window(cfg, "cnn")) for _, t in cnn.groupby(["wd", "seed"])]
-    runs = pd.DataFrame(rows)
-    runs["amp"] = runs.osc_amplitude.where(runs.eos_complete)
-    wide = runs.pivot(index="seed", columns="wd", values="amp")
-    lines = ["| seed | " + " | ".join(f"lambda {w:g}" for w in wide.columns) + " |", "|" + "---|" * (len(wide.columns) + 1)]
-    for seed, row in wide.iterrows():
-        lines.append(f"| {seed} | " + " | ".join("no window" if pd.isna(v) else f"{v:.4f}" for v in row) + " |")
+    """CNN EoS amplitude and late kernel velocity per run seed and lambda, from tables/runs.csv (the runs the trend
+    criterion reads; "no window": no complete EoS window)."""
+    runs = pd.read_csv(folder / "tables" / "runs.csv")
+    cnn = runs[(runs.arch == "cnn") & (runs.decay == "coupled")].copy()
+    cnn["amp"] = cnn.osc_amplitude.where(cnn.eos_complete.astype(bool))
+    amp = cnn.pivot(index="seed", columns="wd", values="amp")
+    vel = cnn.pivot(index="seed", columns="wd", values="kernel_velocity")
+    head = ["seed"] + [f"amp. lambda {w:g}" for w in amp.columns] + [f"velocity lambda {w:g}" for w in vel.columns]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for seed in amp.index:
+        cells = ["no window" if pd.isna(v) else f"{v:.4f}" for v in amp.loc[seed]] + [_num(v) for v in vel.loc[seed]]
+        lines.append(f"| {seed} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from neurips26.common.config import compose
 from neurips26.papers.wd_eos import controls, paper_claims, summary
 
 SHARP = "sharpening_spearman_mlp > spearman_min and sharpening_spearman_cnn > spearman_min"
-OSC = "cnn_max_rel_dev < cnn_band and cnn_osc_spearman < decrease_max"
+OSC = "cnn_max_rel_dev < cnn_band and cnn_osc_trend_t < trend_t_max"
 
 
 def test_eos_oscillation_closed_form():
@@ -69,18 +69,24 @@ def test_positive_controls_hold(scale):
     assert pcs["cnn_damped_oscillations"].to_json(OSC)["holds"] is True
 
 
+def _measure(traces, cfg, windows=None):
+    """measure() from traces as the claims stage sees them: the main table and the run table."""
+    s = cfg.summary
+    runs = summary.run_table(traces, s.sharpening_fraction, s.late_fraction, windows)
+    return paper_claims.measure(summary.aggregate(runs, windows), cfg, runs)
+
+
 def test_oscillation_criterion_fails_on_growing_oscillations():
     """The control's criterion is not vacuous: oscillations that grow with lambda, or a plateau off 2/eta, fail."""
     cfg = compose("wd_eos", [])
-    s = cfg.summary
     wds = [0.0, 0.002, 0.005, 0.01]
     growing = controls.oscillation_traces(0.03, wds, 600, 30, damping=-0.2)
-    m = paper_claims.measure(summary.main_table(growing, s.sharpening_fraction, s.late_fraction), cfg)
-    assert m["cnn_eos_common_seeds"] == 3
-    assert m["cnn_osc_spearman"] == pytest.approx(1.0) and evaluate(OSC, m) is False
+    m = _measure(growing, cfg)
+    assert m["cnn_eos_common_seeds"] == 3 and m["cnn_osc_trend_runs"] == 12
+    assert m["cnn_osc_spearman"] == pytest.approx(1.0) and m["cnn_osc_trend_t"] > 0 and evaluate(OSC, m) is False
     # sharpness that never reaches 2/eta: no EoS onset, no amplitude -> the criterion cannot pass
     low = controls.oscillation_traces(0.03, wds, 600, 30, start=0.3, onset=10_000)
-    m = paper_claims.measure(summary.main_table(low, s.sharpening_fraction, s.late_fraction), cfg)
+    m = _measure(low, cfg)
     assert m["cnn_eos_reached_min"] == 0.0 and m["cnn_eos_common_seeds"] == 0 and not evaluate(OSC, m)
 
 
@@ -109,13 +115,13 @@ def test_runs_without_an_eos_window_are_excluded_and_counted():
     kept = one_late[one_late.seed.isin([0, 1])]
     means = summary.main_table(kept, s.sharpening_fraction, s.late_fraction, {"cnn": 8}).osc_amplitude
     np.testing.assert_allclose(table.osc_amplitude_common, means)
-    m = paper_claims.measure(table, cfg)
-    assert m["cnn_eos_common_seeds"] == 2 and evaluate(OSC, m) is True
+    m = _measure(one_late, cfg, {"cnn": 8})
+    assert m["cnn_eos_common_seeds"] == 2 and m["cnn_osc_trend_runs"] == 8 and evaluate(OSC, m) is True
     # seeds 0 and 1 never get there at lambda = 0.01 (the flip of the 1500-step runs): one seed left -> untested
     two_late = _capped(wds, {0, 1}, 10_000)
-    table = summary.main_table(two_late, s.sharpening_fraction, s.late_fraction, {"cnn": 8})
-    claims, m = paper_claims.build(table, cfg)
-    assert m["cnn_eos_common_seeds"] == 1 and np.isnan(m["cnn_osc_spearman"])
+    runs = summary.run_table(two_late, s.sharpening_fraction, s.late_fraction, {"cnn": 8})
+    claims, m = paper_claims.build(summary.aggregate(runs, {"cnn": 8}), runs, cfg)
+    assert m["cnn_eos_common_seeds"] == 1 and np.isnan(m["cnn_osc_spearman"]) and np.isnan(m["cnn_osc_trend_t"])
     entry = claims[2].to_json()
     assert entry["id"] == "cnn_damped_oscillations" and entry["holds"] is None
     assert "only 1 seed(s)" in entry["why_untested"]

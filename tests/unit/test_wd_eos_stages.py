@@ -46,22 +46,43 @@ def _table(mlp_plateau, cnn_plateau, cnn_osc, velocity, align):
     return pd.DataFrame(rows)
 
 
+def _runs(cnn_osc, velocity, seeds=3):
+    """A run table (tables/runs.csv) whose seed means are the given values: seed levels differ by factors (as the CNN
+    seeds do), with a small deterministic jitter so that the trend has residuals."""
+    wds = [0.0, 0.002, 0.005, 0.01]
+    rows = []
+    for arch in ("mlp", "cnn"):
+        for seed in range(seeds):
+            for i, wd in enumerate(wds):
+                jitter = 1 + 0.02 * ((7 * seed + 3 * i) % 5 - 2)
+                rows.append({"arch": arch, "decay": "coupled", "eta": 0.2, "wd": wd, "seed": seed,
+                             "osc_amplitude": cnn_osc[i] * (1 + seed) * jitter,
+                             "kernel_velocity": velocity[i] * (1 + seed) * jitter,
+                             "eos_complete": True, "eos_reached": True, "eos_measured": True})
+    return pd.DataFrame(rows)
+
+
 def test_claims_are_computed_from_the_table():
     cfg = compose("wd_eos", ["scale=tiny"])
     table = _table([10, 9.5, 6, 5], [10, 10.2, 9.8, 10.1], [1, 0.8, 0.5, 0.2], [4, 3, 2, 1], [0.05, 0.06, 0.3, 0.4])
-    claims, measured = paper_claims.build(table, cfg)
+    claims, measured = paper_claims.build(table, _runs([1, 0.8, 0.5, 0.2], [4, 3, 2, 1]), cfg)
     verdicts = {c.id: c.to_json()["holds"] for c in claims}
     assert verdicts == dict.fromkeys(verdicts, True)
-    assert measured["mlp_transition_wd"] == 0.005
-    # MLP at the threshold everywhere and rising velocity: those claims must fail
+    assert measured["mlp_transition_wd"] == 0.005 and measured["cnn_osc_trend_runs"] == 12
+    # MLP at the threshold everywhere and rising velocity and amplitude: those claims must fail
     table = _table([10] * 4, [10, 10.2, 9.8, 10.1], [1, 1.2, 1.5, 2], [1, 2, 3, 4], [0.3, 0.2, 0.1, 0.05])
-    verdicts = {c.id: c.to_json()["holds"] for c in paper_claims.build(table, cfg)[0]}
+    runs = _runs([1, 1.2, 1.5, 2], [1, 2, 3, 4])
+    verdicts = {c.id: c.to_json()["holds"] for c in paper_claims.build(table, runs, cfg)[0]}
     assert not verdicts["mlp_below_threshold"] and not verdicts["cnn_damped_oscillations"]
     assert not verdicts["ntk_stability"] and not verdicts["alignment_drives_transition"]
-    # the amplitude is read over the seeds with an EoS window at every lambda, not over every seed at the EoS
+    # the verdict follows the runs' within-seed trend, not the seed means (whose Spearman is kept as an ablation)
     table = _table([10, 9.5, 6, 5], [10, 10.2, 9.8, 10.1], [1, 0.8, 0.5, 0.2], [4, 3, 2, 1], [0.05, 0.06, 0.3, 0.4])
-    table["osc_amplitude_common"] = [1, 1.2, 1.5, 2] * 2
-    assert paper_claims.build(table, cfg)[0][2].to_json()["holds"] is False
+    claims, m = paper_claims.build(table, _runs([1, 1.2, 1.5, 2], [4, 3, 2, 1]), cfg)
+    assert claims[2].to_json()["holds"] is False and m["cnn_osc_spearman"] == pytest.approx(-1.0)
+    # the amplitude trend is read over the seeds with an EoS window at every lambda only
+    runs = _runs([1, 0.8, 0.5, 0.2], [4, 3, 2, 1])
+    runs.loc[(runs.arch == "cnn") & (runs.seed == 2) & (runs.wd == 0.01), "eos_measured"] = False
+    assert paper_claims.build(table, runs, cfg)[1]["cnn_osc_trend_runs"] == 8
 
 
 def _cifar_archive(folder, batches):
@@ -122,7 +143,7 @@ def test_constant_sharpening_time_is_untested_with_a_reason():
     cfg = compose("wd_eos", ["scale=tiny"])
     table = _table([10, 9.5, 6, 5], [10, 10.2, 9.8, 10.1], [1, 0.8, 0.5, 0.2], [4, 3, 2, 1], [0.05, 0.06, 0.3, 0.4])
     table.loc[table.arch == "cnn", "sharpening_time"] = 0.0
-    entry = paper_claims.build(table, cfg)[0][0].to_json()
+    entry = paper_claims.build(table, _runs([1, 0.8, 0.5, 0.2], [4, 3, 2, 1]), cfg)[0][0].to_json()
     assert entry["holds"] is None and "cnn" in entry["why_untested"]
 
 
@@ -138,3 +159,42 @@ def test_run_stops_by_the_eos_rule():
     assert list(trace.step) == [0, 5, 10]
     cfg = compose("wd_eos", ["scale=tiny", "max_steps=10", "eig_freq=5", "eigen.iters=3", "hessian_size=40"])
     assert list(experiments.run(cfg, split, "mlp", "coupled", 1.9, 0.0, 0, "cpu").step) == [0, 5, 10]  # no rule
+
+
+def test_replicate_seeds_extend_only_the_arch_that_asks_for_them():
+    from neurips26.papers.wd_eos.grid import run_seeds
+
+    grid = {"mlp": {"etas": [0.2]}, "cnn": {"etas": [0.04], "replicates": 2}}
+    assert run_seeds(grid, "mlp", [3, 4, 5]) == [3, 4, 5]
+    assert run_seeds(grid, "cnn", [3, 4, 5]) == [3, 4, 5, 1003, 1004, 1005]
+    with pytest.raises(ValueError, match="seeds must lie"):
+        run_seeds(grid, "cnn", [1003])
+
+
+def test_within_seed_trend_closed_form_and_able_to_fail():
+    """The trend criterion: exact log-linear data with seed levels that differ by factors give the slope exactly (and a
+    huge |t|: no residual but rounding); trendless data, or a rise, do not pass t < -2; a seed's level does not enter
+    the slope."""
+    wds = np.array([0.0, 0.002, 0.005, 0.01])
+    exact = pd.DataFrame([{"seed": s, "wd": w, "v": (1 + 3 * s) * np.exp(-50 * w)} for s in range(3) for w in wds])
+    r = paper_claims.within_seed_trend(exact, "v")
+    assert r["slope"] == pytest.approx(-50) and r["t"] < -1e6 and (r["runs"], r["seeds"]) == (12, 3)
+    assert r["change"] == pytest.approx(np.expm1(-0.5))
+    # hand-computed: one seed, y = log v = [0, -1, 0, -1] at x = [0, 1, 2, 3] (as lambda x 1000): slope -0.2 per unit
+    one = pd.DataFrame({"seed": 0, "wd": [0.0, 0.001, 0.002, 0.003], "v": np.exp([0.0, -1.0, 0.0, -1.0])})
+    r = paper_claims.within_seed_trend(one, "v")
+    resid = np.array([0, -1, 0, -1]) - (-0.5) - (-0.2) * (np.arange(4) - 1.5)
+    se = np.sqrt((resid ** 2).sum() / 2 / 5.0)
+    assert r["slope"] == pytest.approx(-200) and r["t"] == pytest.approx(-0.2 / se)
+    assert r["t"] > -2  # a zig-zag with a small downward tilt does not pass
+    rng = np.random.default_rng(0)
+    noise = pd.DataFrame([{"seed": s, "wd": w, "v": (1 + s) * np.exp(0.3 * rng.standard_normal())}
+                          for s in range(6) for w in wds])
+    assert paper_claims.within_seed_trend(noise, "v")["t"] > -2
+    rising = exact.assign(v=exact.v[::-1].to_numpy())
+    assert paper_claims.within_seed_trend(rising, "v")["t"] > 0
+    # missing or non-positive values are left out; a seed left with one lambda drops out; too few runs: NaN
+    holes = exact.copy()
+    holes.loc[[0, 1, 2], "v"] = [np.nan, 0.0, -1.0]
+    assert paper_claims.within_seed_trend(holes, "v")["runs"] == 8
+    assert np.isnan(paper_claims.within_seed_trend(exact.iloc[:2], "v")["t"])

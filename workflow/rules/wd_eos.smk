@@ -5,6 +5,8 @@
 # The grid: Snakemake builds the DAG before the config stage runs, so it is composed at parse time (scale_settings, the
 # same Hydra tree and scale the stages read); the point is encoded in the output path and handed back to the run stage
 # as run.* overrides.
+from neurips26.papers.wd_eos.grid import run_seeds as wd_eos_run_seeds  # cheap: no torch
+
 WD_EOS_SETTINGS = scale_settings("wd_eos")
 WD_EOS_GRID = WD_EOS_SETTINGS.grid
 WD_EOS_DATASET = WD_EOS_SETTINGS.datasets[config["data"]]  # digits (embedded) or cifar10 (real)
@@ -15,7 +17,12 @@ WD_EOS_POINTS = [
     for decay, wds in (("coupled", WD_EOS_GRID[arch]["wds"]), ("decoupled", WD_EOS_GRID[arch]["decoupled_wds"]))
     for wd in wds
 ]
-WD_EOS_RUNS = expand("results/wd_eos/runs/{point}/seed{seed}.csv", point=WD_EOS_POINTS, seed=SEEDS)
+# every configured seed, and for an arch with grid.<arch>.replicates = R also seeds + 1000 r, r < R (README, issue 29)
+WD_EOS_RUNS = [
+    f"results/wd_eos/runs/{point}/seed{seed}.csv"
+    for point in WD_EOS_POINTS
+    for seed in wd_eos_run_seeds(WD_EOS_GRID, point.split("_")[0], SEEDS)
+]
 # figure -> the table it is drawn from
 WD_EOS_FIGURES = {
     "sharpness_traces_mlp": "traces",
@@ -82,7 +89,7 @@ rule wd_eos_summary:
         runs=WD_EOS_RUNS,
         code=code_files("wd_eos", "summary", "grid", "figures", "paper_claims", "controls"),
     output:
-        tables=expand("results/wd_eos/tables/{table}.csv", table=["traces", "main"]),
+        tables=expand("results/wd_eos/tables/{table}.csv", table=["traces", "main", "runs"]),
         figures=report(
             expand("results/wd_eos/figures/{figure}.png", figure=WD_EOS_FIGURES),
             caption="../report/wd_eos_figure.rst",
@@ -95,9 +102,16 @@ rule wd_eos_summary:
         steps=stage_steps(
             "wd_eos",
             [
-                *table_steps("wd_eos", {"traces": WD_EOS_RUNS, "main": ["results/wd_eos/tables/traces.csv"]}),
+                *table_steps(
+                    "wd_eos",
+                    {
+                        "traces": WD_EOS_RUNS,
+                        "main": ["results/wd_eos/tables/traces.csv"],
+                        "runs": ["results/wd_eos/tables/traces.csv"],
+                    },
+                ),
                 *figure_steps("wd_eos", WD_EOS_FIGURES),
-                claims_step("wd_eos", ["results/wd_eos/tables/main.csv"]),
+                claims_step("wd_eos", ["results/wd_eos/tables/main.csv", "results/wd_eos/tables/runs.csv"]),
             ],
         ),
     log:

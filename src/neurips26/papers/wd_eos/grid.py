@@ -32,3 +32,20 @@ def eos_stop_index(sharpness: Sequence[float], threshold: float, window: int | N
         return None
     onset = eos_onset_index(sharpness, threshold)
     return None if onset is None or len(sharpness) - 1 < onset + window else onset + window
+
+
+REPLICATE_OFFSET = 1000  # replicate r of configured seed s runs at seed s + 1000 r (issue 29; README)
+
+
+def replicates(grid, arch: str) -> int:
+    """grid.<arch>.replicates: runs per configured seed and grid point (default 1)."""
+    return int(grid[arch].get("replicates", 1))
+
+
+def run_seeds(grid, arch: str, seeds: Sequence[int]) -> list[int]:
+    """The run seeds of one arch: each configured seed s and its replicates s + 1000 r, r = 1 .. replicates - 1 (more
+    runs per lambda without touching the configured seed sets, which stay below 1000)."""
+    n = replicates(grid, arch)
+    if any(not 0 <= int(s) < REPLICATE_OFFSET for s in seeds) and n > 1:
+        raise ValueError(f"with replicates the configured seeds must lie in [0, {REPLICATE_OFFSET}): {list(seeds)}")
+    return [int(s) + REPLICATE_OFFSET * r for r in range(n) for s in seeds]

@@ -55,14 +55,25 @@ def table_main(ctx: StageContext) -> None:
                                              float(s.late_fraction), windows))
 
 
+def table_runs(ctx: StageContext) -> None:
+    """tables/runs.csv: one row of run metrics per run (the trend criteria read every run)."""
+    if len(ctx.inputs) != 1:
+        raise UserError("table_runs reads one table: --input tables/traces.csv")
+    s = ctx.cfg.summary
+    windows = {arch: eos_window(ctx.cfg, arch) for arch in ctx.cfg.grid}
+    write_csv(ctx.output, summary.run_table(pd.read_csv(ctx.inputs[0]), float(s.sharpening_fraction),
+                                            float(s.late_fraction), windows))
+
+
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     "table_traces": table_traces,
     "table_main": table_main,
+    "table_runs": table_runs,
     "figure_sharpness_traces_mlp": figure_stage(lambda t: figures.sharpness_traces(t, "mlp")),
     "figure_sharpness_traces_cnn": figure_stage(lambda t: figures.sharpness_traces(t, "cnn")),
     "figure_plateau_vs_wd": figure_stage(deferred(figures, "plateau_vs_wd")),
     "figure_alignment": figure_stage(deferred(figures, "alignment")),
     "figure_ntk_velocity": figure_stage(deferred(figures, "ntk_velocity")),
-    "claims": claims_stage(deferred(paper_claims, "build"), ("main",)),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "runs")),
 }

@@ -70,6 +70,9 @@ def summarise_run(trace: pd.DataFrame, sharpening_fraction: float, late_fraction
             "sharpening_time": time, "reached": reached,
             "plateau": float(late.sharpness.mean()),
             "eos_onset": onset, "eos_reached": bool(np.isfinite(onset)), "eos_complete": complete,
+            # the run's amplitude counts under the common-seed rule: with a stopping rule it met the rule, else it
+            # reached the EoS (common_seeds)
+            "eos_measured": bool(complete if eos_window is not None else np.isfinite(onset)),
             "osc_amplitude": amplitude,
             "osc_std_late": float(late.sharpness.std(ddof=0)),
             "loss_osc": loss_oscillation(trace, onset),
@@ -91,9 +94,21 @@ def main_table(traces: pd.DataFrame, sharpening_fraction: float, late_fraction: 
     eos_onset and osc_amplitude average the seeds that reached the EoS (eos_reached_fraction says how many);
     eos_complete_fraction: the seeds whose run met the arch's EoS stopping rule before the hard cap (eos_windows:
     arch -> grid.<arch>.eos_checkpoints; an arch not in it has no rule)."""
+    return aggregate(run_table(traces, sharpening_fraction, late_fraction, eos_windows), eos_windows)
+
+
+def run_table(traces: pd.DataFrame, sharpening_fraction: float, late_fraction: float,
+              eos_windows: Mapping[str, int | None] | None = None) -> pd.DataFrame:
+    """tables/runs.csv: one row of summarise_run per run (arch, decay, eta, lambda, seed); the trend criteria of the
+    claims (paper_claims.within_seed_trend) read every run, not only the seed means."""
     windows = dict(eos_windows or {})
-    runs = pd.DataFrame([summarise_run(t, sharpening_fraction, late_fraction, windows.get(key[0]))
+    return pd.DataFrame([summarise_run(t, sharpening_fraction, late_fraction, windows.get(key[0]))
                          for key, t in traces.groupby(KEYS + ["seed"], sort=True)])
+
+
+def aggregate(runs: pd.DataFrame, eos_windows: Mapping[str, int | None] | None = None) -> pd.DataFrame:
+    """The seed means of main_table from a run table."""
+    windows = dict(eos_windows or {})
     grouped = runs.groupby(KEYS, sort=True)
     table = grouped[METRICS].mean()
     table = table.join(grouped[METRICS].std(ddof=0).add_suffix("_sd"))
@@ -113,15 +128,20 @@ def common_eos_amplitude(runs: pd.DataFrame, eos_windows: Mapping[str, int | Non
     met the rule before the cap, so its window has the same length as every other; without a rule: it reached the EoS
     and has an amplitude). osc_amplitude_common = the mean amplitude over those seeds only, so every lambda averages
     the same seeds; eos_common_seeds = how many they are. Runs left out are counted, never imputed."""
-    runs = runs.copy()
-    has_rule = runs.arch.map(lambda a: eos_windows.get(a) is not None)
-    runs["measured"] = np.where(has_rule, runs.eos_complete, runs.eos_reached) & np.isfinite(runs.osc_amplitude)
     rows = []
     for key, group in runs.groupby(KEYS[:3], sort=True):
-        per_seed = group.groupby("seed").agg(measured=("measured", "all"), cells=("wd", "nunique"))
-        seeds = set(per_seed.index[per_seed.measured & (per_seed.cells == group.wd.nunique())])
+        seeds = common_seeds(group)
         for wd, cell in group.groupby("wd"):
             kept = cell[cell.seed.isin(seeds)]
             rows.append({**dict(zip(KEYS, (*key, wd))), "eos_common_seeds": len(seeds),
                          "osc_amplitude_common": float(kept.osc_amplitude.mean()) if len(kept) else float("nan")})
     return pd.DataFrame(rows).set_index(KEYS)
+
+
+def common_seeds(group: pd.DataFrame) -> set[int]:
+    """The seeds of one (arch, decay, eta) group of runs with a measured EoS amplitude at every lambda of the group
+    (eos_measured: with a stopping rule the run met it before the cap; without, the run reached the EoS)."""
+    measured = group.eos_measured.astype(bool) & np.isfinite(group.osc_amplitude.astype(float))
+    per_seed = group.assign(measured=measured).groupby("seed").agg(measured=("measured", "all"),
+                                                                    cells=("wd", "nunique"))
+    return {int(s) for s in per_seed.index[per_seed.measured & (per_seed.cells == group.wd.nunique())]}
