@@ -40,3 +40,19 @@ def test_a_torch_artifact_is_byte_identical_when_saved_again(tmp_path):
     assert (tmp_path / "a" / "model.pt").read_bytes() == (tmp_path / "b" / "model.pt").read_bytes()
     loaded = torch.load(tmp_path / "a" / "model.pt", weights_only=True)
     assert torch.equal(loaded["w"], state["w"]) and torch.equal(loaded["b"], state["b"])
+
+
+def test_gzipped_json_lines_are_byte_identical_and_carry_no_file_name(tmp_path):
+    import gzip
+    import json
+
+    from neurips26.common.artifacts import write_jsonl_gz
+
+    records = [{"step": i, "action": "read"} for i in range(3)]
+    write_jsonl_gz(tmp_path / "a.jsonl.gz", records)
+    write_jsonl_gz(tmp_path / "b.jsonl.gz", records)
+    first = (tmp_path / "a.jsonl.gz").read_bytes()
+    assert first == (tmp_path / "b.jsonl.gz").read_bytes()
+    assert first[3] & 0x08 == 0  # FNAME flag: no (temporary) file name in the header
+    with gzip.open(tmp_path / "a.jsonl.gz", "rt") as handle:
+        assert [json.loads(line) for line in handle] == records

@@ -48,6 +48,17 @@ def write_csv(path: str | Path, frame: pd.DataFrame) -> None:
         frame.to_csv(tmp, index=False, float_format="%.10g")
 
 
+def write_jsonl_gz(path: str | Path, records) -> None:
+    """Gzipped JSON lines with no name and no time in the gzip header (GzipFile given a path records that file's name,
+    here the temporary one, which differed from run to run), so the same records give byte-identical files."""
+    import gzip
+
+    with atomic_path(path) as tmp, open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw,
+                                                                           mtime=0) as handle:
+        for record in records:
+            handle.write((json.dumps(record) + "\n").encode())
+
+
 def read_csvs(paths: list[str | Path]) -> pd.DataFrame:
     import pandas as pd
 

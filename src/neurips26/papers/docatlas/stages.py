@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Callable
 
-from neurips26.common.artifacts import atomic_path, write_csv
+from neurips26.common.artifacts import write_csv, write_jsonl_gz
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
@@ -43,9 +41,7 @@ def run(ctx: StageContext) -> None:
     episodes, curve, trajectories = experiments.run(ctx.cfg, seed)
     write_csv(ctx.outputs[0], episodes)
     write_csv(ctx.outputs[1], curve)
-    with atomic_path(ctx.outputs[2]) as tmp, gzip.GzipFile(tmp, "wb", mtime=0) as f:
-        for t in trajectories:
-            f.write((json.dumps(t) + "\n").encode())
+    write_jsonl_gz(ctx.outputs[2], trajectories)
 
 
 def _table(build: Callable, kind: str) -> Callable[[StageContext], None]:
