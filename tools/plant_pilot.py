@@ -8,6 +8,11 @@
                                 oracle) with that scorer, restarts 1, per seed: the run rows
     show OUT.csv...             the paired differences per seed (points) and their mean and SE
     apply CHOICE.json           writes the chosen scorer settings into config/plant (factors, lr; steps at default)
+    noise OUT.npz SEEDS RESTARTS   pilot 2 (issue #14, the noise of the oracle control): per seed and restart, MiniLM
+                                LAAT and the oracle (scorers as the ablation job draws them), dev and test
+                                probabilities saved, per-decoder CPU seconds printed
+    noisechoose OUT.npz...      the oracle control's paired differences under each candidate setting (threshold
+                                protocol x restarts) on the two pilot triples, and the choice by the rule in `choose2`
 
 Needs results/plant/{config.yaml,data/dataset.json,states/minilm.npz} (default scale). The run of 2026-12-01 (README):
     flock /tmp/neurips26-heavy.lock bash tools/plant_final.sh
@@ -111,6 +116,95 @@ def show(paths: list[str]) -> None:
     print(runs.groupby("method")[["macro_f1", "epochs", "l2r_ndcg", "oracle_ndcg"]].mean().round(3).to_string())
 
 
+def noise(out: str, seeds: str, restarts: str) -> None:
+    from neurips26.common.seeding import seed_everything
+    from neurips26.papers.plant import experiments, method
+
+    cfg, corpus, states = _setup()
+    tr, dv, te = corpus.index("train"), corpus.index("dev"), corpus.index("test")
+    saved = {}
+    for seed in (int(s) for s in seeds.split(",")):
+        seed_everything(seed)
+        rng = np.random.default_rng([seed, 14])  # as experiments.run, ablation job at fraction 1
+        train_idx = np.sort(rng.permutation(tr)[:len(tr)])
+        t0 = time.process_time()
+        planted, _, vocab_of = experiments.tables_for(states, corpus, train_idx, cfg, rng, {"random", "oracle"})
+        print(seed, f"MI + random and oracle scorers {time.process_time() - t0:.1f} s CPU", flush=True)
+        data = experiments._tensors(states, corpus, vocab_of)
+        for restart in range(int(restarts)):
+            for variant in (experiments.MAIN[1], experiments.ABLATIONS["oracle"]):
+                t0 = time.process_time()
+                row, model = experiments.fit(variant, data, planted, corpus, train_idx, dv, te, cfg,
+                                             [seed, 15, restart, 1000])
+                d = dict(data)
+                if variant[1] is not None:
+                    table = np.vstack([method.inattention(planted[variant[1]][:-1], int(cfg.inattention_k)),
+                                       planted[variant[1]][-1:]])
+                    d["planted"] = method.sparse_planted(table, data["ids"].numpy(), data["mask"].numpy())
+                key = f"{variant[0]}_{seed}_{restart}"
+                saved[f"{key}_dev"], saved[f"{key}_test"] = method.predict(model, d, dv), method.predict(model, d, te)
+                print(seed, restart, variant[0], f"macro-F1 {row['macro_f1']:.4f} threshold {row['threshold']} "
+                      f"epochs {row['epochs']} {time.process_time() - t0:.1f} s CPU", flush=True)
+    np.savez(out, **saved)
+
+
+# candidate settings of pilot 2, in the order of preference written in the README before it ran:
+# (threshold protocol, restarts of the MiniLM main and ablation decoders)
+CANDIDATES = [("per_method", 1), ("per_method", 2), ("laat_threshold", 1), ("laat_threshold", 2),
+              ("fixed_0.5", 1), ("fixed_0.5", 2)]
+TRIPLES = [(10, 11, 12), (13, 14, 15)]
+
+
+def choose2(t: dict) -> tuple:
+    """Rule fixed before pilot 2: the first candidate (order above) whose oracle control (mean paired macro-F1 gain
+    over LAAT > 0 and > 2 SE over the triple's 3 seeds) passes on both pilot triples; if none does, the candidate with
+    the largest smaller-of-the-two t (= mean / SE), and the control stays unresolved."""
+    for c in CANDIDATES:
+        if all(m > 0 and m > 2 * se for m, se in t[c]):
+            return c, True
+    return max(CANDIDATES, key=lambda c: min(m / se if se > 0 else -np.inf for m, se in t[c])), False
+
+
+def noisechoose(paths: list[str]) -> None:
+    from neurips26.papers.plant import metrics, paper_claims
+
+    _, corpus, _ = _setup()
+    dv, te = corpus.index("dev"), corpus.index("test")
+    grid = np.asarray(_thresholds(), dtype=float)
+    z = {}
+    for p in paths:
+        with np.load(p) as f:
+            z |= {k: f[k] for k in f.files}
+
+    def macro(m, seed, r, protocol):
+        dev, test = z[f"{m}_{seed}_{r}_dev"], z[f"{m}_{seed}_{r}_test"]
+        if protocol == "per_method":
+            t = metrics.best_threshold(dev, corpus.Y[dv], grid)
+        elif protocol == "laat_threshold":
+            t = metrics.best_threshold(z[f"laat_{seed}_{r}_dev"], corpus.Y[dv], grid)
+        else:
+            t = 0.5
+        return metrics.macro_f1((test >= t).astype(np.float32), corpus.Y[te])
+
+    res = {}
+    for protocol, restarts in CANDIDATES:
+        per_triple = []
+        for triple in TRIPLES:
+            d = [np.mean([macro("oracle", s, r, protocol) - macro("laat", s, r, protocol) for r in range(restarts)])
+                 for s in triple]
+            per_triple.append(paper_claims.paired(d))
+            print(protocol, restarts, triple, "d (points)", np.round(np.asarray(d) * 100, 2),
+                  "mean {:.2f} SE {:.2f}".format(*per_triple[-1]))
+        res[(protocol, restarts)] = per_triple
+    print("choice", choose2(res))
+
+
+def _thresholds():
+    from omegaconf import OmegaConf
+
+    return OmegaConf.load("results/plant/config.yaml").thresholds
+
+
 def apply(choice: str) -> None:
     c = json.loads(Path(choice).read_text())
     base, default = Path("config/plant/config.yaml"), Path("config/plant/scale/default.yaml")
@@ -124,4 +218,4 @@ def apply(choice: str) -> None:
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
     {"l2r": lambda: l2r_pilot(*args), "decoders": lambda: decoders(*args), "show": lambda: show(args),
-     "apply": lambda: apply(*args)}[cmd]()
+     "apply": lambda: apply(*args), "noise": lambda: noise(*args), "noisechoose": lambda: noisechoose(args)}[cmd]()
