@@ -11,7 +11,7 @@
     noise OUT.npz SEEDS RESTARTS   pilot 2 (issue #14, the noise of the oracle control): per seed and restart, MiniLM
                                 LAAT and the oracle (scorers as the ablation job draws them), dev and test
                                 probabilities saved, per-decoder CPU seconds printed
-    noisechoose OUT.npz...      the oracle control's paired differences under each candidate setting (threshold
+    noisechoose[3] OUT.npz...   the oracle control's paired differences under each candidate setting (threshold
                                 protocol x restarts) on the two pilot triples, and the choice by the rule in `choose2`
 
 Needs results/plant/{config.yaml,data/dataset.json,states/minilm.npz} (default scale). The run of 2026-12-01 (README):
@@ -116,11 +116,15 @@ def show(paths: list[str]) -> None:
     print(runs.groupby("method")[["macro_f1", "epochs", "l2r_ndcg", "oracle_ndcg"]].mean().round(3).to_string())
 
 
-def noise(out: str, seeds: str, restarts: str) -> None:
+def noise(out: str, seeds: str, restarts: str, patience: str = "", kinds: str = "random,oracle") -> None:
+    from omegaconf import OmegaConf
+
     from neurips26.common.seeding import seed_everything
     from neurips26.papers.plant import experiments, method
 
     cfg, corpus, states = _setup()
+    if patience:  # pilot 3: the convergence rule's patience
+        cfg = OmegaConf.merge(cfg, {"decoder": {"patience": int(patience)}})
     tr, dv, te = corpus.index("train"), corpus.index("dev"), corpus.index("test")
     saved = {}
     for seed in (int(s) for s in seeds.split(",")):
@@ -128,8 +132,8 @@ def noise(out: str, seeds: str, restarts: str) -> None:
         rng = np.random.default_rng([seed, 14])  # as experiments.run, ablation job at fraction 1
         train_idx = np.sort(rng.permutation(tr)[:len(tr)])
         t0 = time.process_time()
-        planted, _, vocab_of = experiments.tables_for(states, corpus, train_idx, cfg, rng, {"random", "oracle"})
-        print(seed, f"MI + random and oracle scorers {time.process_time() - t0:.1f} s CPU", flush=True)
+        planted, _, vocab_of = experiments.tables_for(states, corpus, train_idx, cfg, rng, set(kinds.split(",")))
+        print(seed, f"MI + {kinds} scorers {time.process_time() - t0:.1f} s CPU", flush=True)
         data = experiments._tensors(states, corpus, vocab_of)
         for restart in range(int(restarts)):
             for variant in (experiments.MAIN[1], experiments.ABLATIONS["oracle"]):
@@ -152,7 +156,7 @@ def noise(out: str, seeds: str, restarts: str) -> None:
 # (threshold protocol, restarts of the MiniLM main and ablation decoders)
 CANDIDATES = [("per_method", 1), ("per_method", 2), ("laat_threshold", 1), ("laat_threshold", 2),
               ("fixed_0.5", 1), ("fixed_0.5", 2)]
-TRIPLES = [(10, 11, 12), (13, 14, 15)]
+TRIPLES = [(10, 11, 12), (13, 14, 15)]  # pilot 3: TRIPLES3
 
 
 def choose2(t: dict) -> tuple:
@@ -165,7 +169,7 @@ def choose2(t: dict) -> tuple:
     return max(CANDIDATES, key=lambda c: min(m / se if se > 0 else -np.inf for m, se in t[c])), False
 
 
-def noisechoose(paths: list[str]) -> None:
+def noisechoose(paths: list[str], candidates=None, rule=None) -> None:
     from neurips26.papers.plant import metrics, paper_claims
 
     _, corpus, _ = _setup()
@@ -187,16 +191,29 @@ def noisechoose(paths: list[str]) -> None:
         return metrics.macro_f1((test >= t).astype(np.float32), corpus.Y[te])
 
     res = {}
-    for protocol, restarts in CANDIDATES:
+    for protocol, restarts in candidates or CANDIDATES:
         per_triple = []
-        for triple in TRIPLES:
+        for triple in (TRIPLES3 if rule is choose3 else TRIPLES):
             d = [np.mean([macro("oracle", s, r, protocol) - macro("laat", s, r, protocol) for r in range(restarts)])
                  for s in triple]
             per_triple.append(paper_claims.paired(d))
             print(protocol, restarts, triple, "d (points)", np.round(np.asarray(d) * 100, 2),
                   "mean {:.2f} SE {:.2f}".format(*per_triple[-1]))
         res[(protocol, restarts)] = per_triple
-    print("choice", choose2(res))
+    print("choice", (rule or choose2)(res))
+
+
+TRIPLES3 = [(16, 17, 18), (19, 20, 21)]
+CANDIDATES3 = [("per_method", 1), ("laat_threshold", 1)]
+
+
+def choose3(t: dict) -> tuple:
+    """Rule fixed before pilot 3 (patience 6, restarts 1, seeds 16-21): the first of CANDIDATES3 whose oracle control
+    passes on both triples; if neither does, pilot 2's choice stands (laat_threshold, patience 3, restarts 2)."""
+    for c in CANDIDATES3:
+        if all(m > 0 and m > 2 * se for m, se in t[c]):
+            return c, True
+    return ("laat_threshold", 2, "patience 3"), False
 
 
 def _thresholds():
@@ -218,4 +235,5 @@ def apply(choice: str) -> None:
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
     {"l2r": lambda: l2r_pilot(*args), "decoders": lambda: decoders(*args), "show": lambda: show(args),
-     "apply": lambda: apply(*args), "noise": lambda: noise(*args), "noisechoose": lambda: noisechoose(args)}[cmd]()
+     "apply": lambda: apply(*args), "noise": lambda: noise(*args), "noisechoose": lambda: noisechoose(args),
+     "noisechoose3": lambda: noisechoose(args, CANDIDATES3, choose3)}[cmd]()
