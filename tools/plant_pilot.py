@@ -216,6 +216,32 @@ def choose3(t: dict) -> tuple:
     return ("laat_threshold", 2, "patience 3"), False
 
 
+def apply3(choice_txt: str) -> None:
+    """Writes pilot 3's choice (the last `choice` line of CHOICE_TXT) into config/plant: patience 6 with the chosen
+    threshold protocol, or pilot 2's fallback (LAAT's threshold, patience 3, restarts 2 for the MiniLM main and
+    ablation runs, 1 for the fraction sweep and SmolLM2)."""
+    import ast
+
+    line = [x for x in Path(choice_txt).read_text().splitlines() if x.startswith("choice ")][-1]
+    (protocol, *_), passed = ast.literal_eval(line[len("choice "):])
+    base = Path("config/plant/config.yaml")
+    s = base.read_text()
+    threshold = {"per_method": "per_method", "laat_threshold": "laat"}[protocol]
+    patience = 6 if passed else 3
+    s = re.sub(r"(\n  patience: )\d+", rf"\g<1>{patience}", s, count=1)
+    s = s.replace("\nthresholds: ", f"\n  threshold: {threshold}   # issue #14 pilots 2-3 (README): per_method = each "
+                  "method's own dev-tuned threshold; laat = LAAT's, for every decoder of the seed\nthresholds: ", 1)
+    if not passed:
+        s = re.sub(r"\nrestarts: \d+", "\nrestarts: 2", s, count=1)
+        s += "fraction_restarts: 1\n"
+        d = Path("config/plant/scale/default.yaml")
+        d.write_text(d.read_text().replace("smollm2: {batch: 32, layer: 6}", "smollm2: {batch: 32, layer: 6, restarts: 1}"))
+        t = Path("config/plant/scale/tiny.yaml")
+        t.write_text(t.read_text() + "restarts: 1   # tiny stays as cheap as before\n")
+    base.write_text(s)
+    print("applied", protocol, "patience", patience, "restarts", 1 if passed else 2)
+
+
 def _thresholds():
     from omegaconf import OmegaConf
 
@@ -236,4 +262,5 @@ if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
     {"l2r": lambda: l2r_pilot(*args), "decoders": lambda: decoders(*args), "show": lambda: show(args),
      "apply": lambda: apply(*args), "noise": lambda: noise(*args), "noisechoose": lambda: noisechoose(args),
-     "noisechoose3": lambda: noisechoose(args, CANDIDATES3, choose3)}[cmd]()
+     "noisechoose3": lambda: noisechoose(args, CANDIDATES3, choose3),
+     "apply3": lambda: apply3(*args)}[cmd]()
