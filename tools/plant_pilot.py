@@ -8,6 +8,11 @@
                                 oracle) with that scorer, restarts 1, per seed: the run rows
     show OUT.csv...             the paired differences per seed (points) and their mean and SE
     apply CHOICE.json           writes the chosen scorer settings into config/plant (factors, lr; steps at default)
+    noise OUT.npz SEEDS RESTARTS   pilot 2 (issue #14, the noise of the oracle control): per seed and restart, MiniLM
+                                LAAT and the oracle (scorers as the ablation job draws them), dev and test
+                                probabilities saved, per-decoder CPU seconds printed
+    noisechoose[3] OUT.npz...   the oracle control's paired differences under each candidate setting (threshold
+                                protocol x restarts) on the two pilot triples, and the choice by the rule in `choose2`
 
 Needs results/plant/{config.yaml,data/dataset.json,states/minilm.npz} (default scale). The run of 2026-12-01 (README):
     flock /tmp/neurips26-heavy.lock bash tools/plant_final.sh
@@ -111,6 +116,138 @@ def show(paths: list[str]) -> None:
     print(runs.groupby("method")[["macro_f1", "epochs", "l2r_ndcg", "oracle_ndcg"]].mean().round(3).to_string())
 
 
+def noise(out: str, seeds: str, restarts: str, patience: str = "", kinds: str = "random,oracle") -> None:
+    from omegaconf import OmegaConf
+
+    from neurips26.common.seeding import seed_everything
+    from neurips26.papers.plant import experiments, method
+
+    cfg, corpus, states = _setup()
+    if patience:  # pilot 3: the convergence rule's patience
+        cfg = OmegaConf.merge(cfg, {"decoder": {"patience": int(patience)}})
+    tr, dv, te = corpus.index("train"), corpus.index("dev"), corpus.index("test")
+    saved = {}
+    for seed in (int(s) for s in seeds.split(",")):
+        seed_everything(seed)
+        rng = np.random.default_rng([seed, 14])  # as experiments.run, ablation job at fraction 1
+        train_idx = np.sort(rng.permutation(tr)[:len(tr)])
+        t0 = time.process_time()
+        planted, _, vocab_of = experiments.tables_for(states, corpus, train_idx, cfg, rng, set(kinds.split(",")))
+        print(seed, f"MI + {kinds} scorers {time.process_time() - t0:.1f} s CPU", flush=True)
+        data = experiments._tensors(states, corpus, vocab_of)
+        for restart in range(int(restarts)):
+            for variant in (experiments.MAIN[1], experiments.ABLATIONS["oracle"]):
+                t0 = time.process_time()
+                row, model = experiments.fit(variant, data, planted, corpus, train_idx, dv, te, cfg,
+                                             [seed, 15, restart, 1000])
+                d = dict(data)
+                if variant[1] is not None:
+                    table = np.vstack([method.inattention(planted[variant[1]][:-1], int(cfg.inattention_k)),
+                                       planted[variant[1]][-1:]])
+                    d["planted"] = method.sparse_planted(table, data["ids"].numpy(), data["mask"].numpy())
+                key = f"{variant[0]}_{seed}_{restart}"
+                saved[f"{key}_dev"], saved[f"{key}_test"] = method.predict(model, d, dv), method.predict(model, d, te)
+                print(seed, restart, variant[0], f"macro-F1 {row['macro_f1']:.4f} threshold {row['threshold']} "
+                      f"epochs {row['epochs']} {time.process_time() - t0:.1f} s CPU", flush=True)
+    np.savez(out, **saved)
+
+
+# candidate settings of pilot 2, in the order of preference written in the README before it ran:
+# (threshold protocol, restarts of the MiniLM main and ablation decoders)
+CANDIDATES = [("per_method", 1), ("per_method", 2), ("laat_threshold", 1), ("laat_threshold", 2),
+              ("fixed_0.5", 1), ("fixed_0.5", 2)]
+TRIPLES = [(10, 11, 12), (13, 14, 15)]  # pilot 3: TRIPLES3
+
+
+def choose2(t: dict) -> tuple:
+    """Rule fixed before pilot 2: the first candidate (order above) whose oracle control (mean paired macro-F1 gain
+    over LAAT > 0 and > 2 SE over the triple's 3 seeds) passes on both pilot triples; if none does, the candidate with
+    the largest smaller-of-the-two t (= mean / SE), and the control stays unresolved."""
+    for c in CANDIDATES:
+        if all(m > 0 and m > 2 * se for m, se in t[c]):
+            return c, True
+    return max(CANDIDATES, key=lambda c: min(m / se if se > 0 else -np.inf for m, se in t[c])), False
+
+
+def noisechoose(paths: list[str], candidates=None, rule=None) -> None:
+    from neurips26.papers.plant import metrics, paper_claims
+
+    _, corpus, _ = _setup()
+    dv, te = corpus.index("dev"), corpus.index("test")
+    grid = np.asarray(_thresholds(), dtype=float)
+    z = {}
+    for p in paths:
+        with np.load(p) as f:
+            z |= {k: f[k] for k in f.files}
+
+    def macro(m, seed, r, protocol):
+        dev, test = z[f"{m}_{seed}_{r}_dev"], z[f"{m}_{seed}_{r}_test"]
+        if protocol == "per_method":
+            t = metrics.best_threshold(dev, corpus.Y[dv], grid)
+        elif protocol == "laat_threshold":
+            t = metrics.best_threshold(z[f"laat_{seed}_{r}_dev"], corpus.Y[dv], grid)
+        else:
+            t = 0.5
+        return metrics.macro_f1((test >= t).astype(np.float32), corpus.Y[te])
+
+    res = {}
+    for protocol, restarts in candidates or CANDIDATES:
+        per_triple = []
+        for triple in (TRIPLES3 if rule is choose3 else TRIPLES):
+            d = [np.mean([macro("oracle", s, r, protocol) - macro("laat", s, r, protocol) for r in range(restarts)])
+                 for s in triple]
+            per_triple.append(paper_claims.paired(d))
+            print(protocol, restarts, triple, "d (points)", np.round(np.asarray(d) * 100, 2),
+                  "mean {:.2f} SE {:.2f}".format(*per_triple[-1]))
+        res[(protocol, restarts)] = per_triple
+    print("choice", (rule or choose2)(res))
+
+
+TRIPLES3 = [(16, 17, 18), (19, 20, 21)]
+CANDIDATES3 = [("per_method", 1), ("laat_threshold", 1)]
+
+
+def choose3(t: dict) -> tuple:
+    """Rule fixed before pilot 3 (patience 6, restarts 1, seeds 16-21): the first of CANDIDATES3 whose oracle control
+    passes on both triples; if neither does, pilot 2's choice stands (laat_threshold, patience 3, restarts 2)."""
+    for c in CANDIDATES3:
+        if all(m > 0 and m > 2 * se for m, se in t[c]):
+            return c, True
+    return ("laat_threshold", 2, "patience 3"), False
+
+
+def apply3(choice_txt: str) -> None:
+    """Writes pilot 3's choice (the last `choice` line of CHOICE_TXT) into config/plant: patience 6 with the chosen
+    threshold protocol, or pilot 2's fallback (LAAT's threshold, patience 3, restarts 2 for the MiniLM main and
+    ablation runs, 1 for the fraction sweep and SmolLM2)."""
+    import ast
+
+    line = [x for x in Path(choice_txt).read_text().splitlines() if x.startswith("choice ")][-1]
+    (protocol, *_), passed = ast.literal_eval(line[len("choice "):])
+    base = Path("config/plant/config.yaml")
+    s = base.read_text()
+    threshold = {"per_method": "per_method", "laat_threshold": "laat"}[protocol]
+    patience = 6 if passed else 3
+    s = re.sub(r"(\n  patience: )\d+", rf"\g<1>{patience}", s, count=1)
+    s = s.replace("\nthresholds: ", f"\n  threshold: {threshold}   # issue #14 pilots 2-3 (README): per_method = each "
+                  "method's own dev-tuned threshold; laat = LAAT's, for every decoder of the seed\nthresholds: ", 1)
+    if not passed:
+        s = re.sub(r"\nrestarts: \d+", "\nrestarts: 2", s, count=1)
+        s += "fraction_restarts: 1\n"
+        d = Path("config/plant/scale/default.yaml")
+        d.write_text(d.read_text().replace("smollm2: {batch: 32, layer: 6}", "smollm2: {batch: 32, layer: 6, restarts: 1}"))
+        t = Path("config/plant/scale/tiny.yaml")
+        t.write_text(t.read_text() + "restarts: 1   # tiny stays as cheap as before\n")
+    base.write_text(s)
+    print("applied", protocol, "patience", patience, "restarts", 1 if passed else 2)
+
+
+def _thresholds():
+    from omegaconf import OmegaConf
+
+    return OmegaConf.load("results/plant/config.yaml").thresholds
+
+
 def apply(choice: str) -> None:
     c = json.loads(Path(choice).read_text())
     base, default = Path("config/plant/config.yaml"), Path("config/plant/scale/default.yaml")
@@ -124,4 +261,6 @@ def apply(choice: str) -> None:
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
     {"l2r": lambda: l2r_pilot(*args), "decoders": lambda: decoders(*args), "show": lambda: show(args),
-     "apply": lambda: apply(*args)}[cmd]()
+     "apply": lambda: apply(*args), "noise": lambda: noise(*args), "noisechoose": lambda: noisechoose(args),
+     "noisechoose3": lambda: noisechoose(args, CANDIDATES3, choose3),
+     "apply3": lambda: apply3(*args)}[cmd]()

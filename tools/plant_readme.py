@@ -78,7 +78,19 @@ def verdicts(folders: list[Path]) -> None:
                 print(f"\n- seeds {_seeds(folders[i])}, {cid} control: {fmt(x['positive_control']['measured'])}")
 
 
+def benchmarks(folders: list[Path]) -> None:
+    """Per job wall / CPU seconds (Snakemake's benchmark files, column cpu_time) and the CPU total of each run."""
+    for f in folders:
+        if not (f / "benchmarks").is_dir():
+            continue
+        rows = {b.stem: pd.read_csv(b, sep="\t").iloc[-1] for b in sorted((f / "benchmarks").glob("*.tsv"))}
+        jobs = ", ".join(f"{k} {r['s']:.0f} / {r['cpu_time']:.0f}" for k, r in rows.items())
+        total = sum(r["cpu_time"] for r in rows.values())
+        print(f"\n- seeds {_seeds(f)}, per job (s wall / s CPU): {jobs}; CPU total {total:.0f} s")
+
+
 if __name__ == "__main__":
     folders = [Path(a) for a in sys.argv[1:]]
     tables(folders[0])
     verdicts(folders)
+    benchmarks(folders)

@@ -111,3 +111,52 @@ def test_paired_table_differences_within_each_seed_after_averaging_restarts():
     np.testing.assert_allclose(paired["small_fraction_plant_laat"], paired["plant_laat"])
     np.testing.assert_allclose(paired["oracle_laat_rare"], [(0.2 - 0.08) / 2, (0.2 - 0.18) / 2])
     assert paired["smollm2_plant_laat"].isna().all() and (paired["small_fraction"] == 0.1).all()
+
+
+def _tiny_run(kind, protocol, restarts=2):
+    rng = np.random.default_rng(0)
+    n, T, V = 16, 4, 6
+    ids = rng.integers(0, V, (n, T))
+    Y = (rng.random((n, 6)) < 0.5).astype(np.float32)   # 6 labels: P@5 and nDCG@5 need at least 5
+    Y[:, 0] = (ids == 1).any(1)
+    split = np.array(["train"] * 8 + ["dev"] * 4 + ["test"] * 4)
+    corpus = Corpus(labels=list("ABCDEF"), train_counts=Y[:8].sum(0), rare=Y[:8].sum(0) <= 4, texts=[""] * n,
+                    split=split, Y=Y)
+    states = {"ids": ids, "mask": np.ones((n, T), dtype=bool), "states": rng.normal(size=(n, T, 3)).astype(np.float16),
+              "vocab": np.array([V]), "tokens": np.array([str(i) for i in range(V)])}
+    cfg = OmegaConf.create({
+        "l2r": {"factors": 4, "sigma": 0.5, "ndcg_k": 2, "lr": 0.05, "weight_decay": 0.0, "list_relevant": 2,
+                "list_random": 2, "steps": 2},
+        "inattention_k": 2, "decoder": {"hidden": 4, "lr": 0.05, "batch": 4, "patience": 1, "max_epochs": 3,
+                                        "threshold": protocol},
+        "thresholds": [0.1, 0.3, 0.5, 0.7, 0.9], "tfidf": {"enabled": False}, "fractions": [0.5, 1.0],
+        "ablations": ["random_relevance", "oracle"], "restarts": restarts, "backbones": {"minilm": {}}})
+    return experiments.run(kind, "minilm", states, corpus, cfg, 0)[0]
+
+
+def test_laat_threshold_protocol_evaluates_every_decoder_at_laats_threshold(monkeypatch):
+    from neurips26.papers.plant import metrics
+
+    calls = iter(np.linspace(0.01, 0.99, 10_000))   # every dev tuning returns a new threshold: no equal by chance
+    monkeypatch.setattr(metrics, "best_threshold", lambda probs, Y, grid: float(next(calls)))
+    main = _tiny_run("main", "laat")
+    ablation = _tiny_run("ablation", "laat")
+    assert sorted(ablation["method"].unique()) == ["oracle", "random_relevance"]   # LAAT trained, not reported
+    assert len(ablation) == 4 and len(main) == 4                                      # 2 variants x 2 restarts
+    for r in (0, 1):
+        laat = main.loc[(main["method"] == "laat") & (main["restart"] == r), "threshold"].iloc[0]
+        assert (main.loc[main["restart"] == r, "threshold"] == laat).all()
+        assert ablation.loc[ablation["restart"] == r, "threshold"].nunique() == 1   # its own LAAT's (same model)
+    per_method = _tiny_run("main", "per_method")
+    assert per_method.groupby("restart")["threshold"].nunique().eq(2).all()         # each method its own
+    pd.testing.assert_series_equal(per_method.loc[per_method["method"] == "laat", "epochs"].reset_index(drop=True),
+                                   main.loc[main["method"] == "laat", "epochs"].reset_index(drop=True))
+
+
+def test_run_restarts_per_backbone_and_fraction():
+    cfg = OmegaConf.create({"restarts": 2, "fraction_restarts": 1, "backbones": {"minilm": {}, "smollm2": {"restarts": 1}}})
+    assert experiments.run_restarts(cfg, "minilm", "main") == 2
+    assert experiments.run_restarts(cfg, "minilm", "ablation") == 2
+    assert experiments.run_restarts(cfg, "minilm", "fraction") == 1
+    assert experiments.run_restarts(cfg, "smollm2", "main") == 1
+    assert experiments.run_restarts(OmegaConf.create({"backbones": {"minilm": {}}}), "minilm", "fraction") == 1

@@ -56,10 +56,12 @@ def tables_for(states: dict, corpus: Corpus, train_idx: np.ndarray, cfg, rng,
     return {k: np.vstack([v.astype(np.float32), unseen]) for k, v in out.items()}, info, vocab_of
 
 
-def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream: list[int]) -> dict:
+def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream: list[int],
+        threshold: float | None = None) -> dict:
     """Train and evaluate one decoder variant. `stream` seeds its initialisation and its batch order: every variant
     of a seed x fraction x restart gets the same stream (common random numbers), so PLANT and LAAT start from the same
-    weights and see the same batches, and their paired difference carries the method, not the draw."""
+    weights and see the same batches, and their paired difference carries the method, not the draw. `threshold`
+    None: the variant's own dev-tuned threshold; else that threshold (the `laat` protocol, see run)."""
     name, relevance, p, inattentive = variant
     rng = np.random.default_rng(stream)
     table = None
@@ -80,7 +82,8 @@ def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, strea
 
     model, history, hit_cap = method.train(model, data, train_idx, dev_idx, cfg.decoder, rng, score)
     dev, test = method.predict(model, data, dev_idx), method.predict(model, data, test_idx)
-    threshold = metrics.best_threshold(dev, Ydev, grid)
+    if threshold is None:
+        threshold = metrics.best_threshold(dev, Ydev, grid)
     row = {"method": name, "p": p, "epochs": len(history), "best_epoch": int(np.argmax(history)) + 1,
            "hit_cap": bool(hit_cap)}
     return row | metrics.evaluate(test, corpus.Y[test_idx], threshold, corpus.rare), model
@@ -95,7 +98,10 @@ def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int) 
     if unknown:
         raise UserError(f"plant: unknown ablations {sorted(unknown)}; known: {sorted(ABLATIONS)}")
     variants = {"main": MAIN, "ablation": [ABLATIONS[a] for a in cfg.ablations], "fraction": MAIN}[kind]
-    restarts = int(cfg.get("restarts", 1))
+    restarts = run_restarts(cfg, backbone, kind)
+    protocol = str(cfg.decoder.get("threshold", "per_method"))
+    if protocol not in ("per_method", "laat"):
+        raise UserError(f"plant: decoder.threshold must be per_method or laat, not {protocol!r}")
     rows, attention = [], pd.DataFrame()
     for fraction in fractions:
         train_idx = np.sort(rng.permutation(train_all)[:max(2, int(round(fraction * len(train_all))))])
@@ -104,8 +110,13 @@ def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int) 
         data = _tensors(states, corpus, vocab_of)
         for restart in range(restarts):
             stream = [seed, 15, restart, int(round(1000 * fraction))]  # the same for every variant (see fit)
+            done, common = {}, None
+            if protocol == "laat":  # every decoder at LAAT's dev-tuned threshold of this seed x fraction x restart
+                done["laat"] = fit(MAIN[1], data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream)
+                common = done["laat"][0]["threshold"]
             for variant in variants:
-                row, model = fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream)
+                row, model = done.get(variant[0]) or fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx,
+                                                         cfg, stream, common)
                 rows.append({"backbone": backbone, "experiment": kind, "seed": seed, "restart": restart,
                              "fraction": fraction} | row | info)
                 if kind == "main" and variant[0] == "plant" and restart == 0:
@@ -117,6 +128,14 @@ def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int) 
                          "method": "tfidf_lr", "p": np.nan, "epochs": 0, "best_epoch": 0, "hit_cap": False}
                         | metrics.evaluate(probs[test_idx], corpus.Y[test_idx], threshold, corpus.rare) | info)
     return pd.DataFrame(rows), attention
+
+
+def run_restarts(cfg, backbone: str, kind: str) -> int:
+    """Decoder restarts of one run: `restarts`, unless the backbone sets its own (`backbones.<b>.restarts`) or the
+    run is the fraction sweep (`fraction_restarts`, default `restarts`)."""
+    spec = cfg.get("backbones", {}).get(backbone) or {}
+    restarts = int(spec.get("restarts", cfg.get("restarts", 1)))
+    return int(cfg.get("fraction_restarts", restarts)) if kind == "fraction" else restarts
 
 
 def attention_rows(model, data, states, corpus, test_idx, cfg, seed) -> pd.DataFrame:
