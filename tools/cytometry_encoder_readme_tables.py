@@ -1,7 +1,7 @@
 """Print the cytometry_encoder README's pilot and results tables from saved artifacts (never typed by hand).
 
     python tools/cytometry_encoder_readme_tables.py --runs results/cytometry_encoder /tmp/recheck/results/cytometry_encoder \
-        [--pilot /tmp/cyto_pilot/c1_b32_c16/pilot.json /tmp/cyto_pilot/c2_b32_c8/pilot.json]
+        [--pilot /tmp/cyto_pilot/c1_b32_c16/pilot.json /tmp/cyto_pilot/c2_b32_c8/pilot.json] [--logs LOGS_DIR ...]
 
 --runs: the first run's results folder (its tables/tasks.csv is printed) and any further seed sets' (claims only).
 """
@@ -89,16 +89,29 @@ def convergence_line(runs: list[Path]) -> str:
     return "\n".join(parts)
 
 
+def bench_line(logs: Path) -> str:
+    """Per-job wall and CPU seconds of one run (Snakemake's benchmark files), and their sums."""
+    jobs = {f.stem: pd.read_csv(f, sep="\t").iloc[-1] for f in sorted((logs / "benchmarks").glob("*.tsv"))}
+    parts = [f"{name} {row.s:.0f} / {row.cpu_time:.0f}" for name, row in
+             sorted(jobs.items(), key=lambda kv: -kv[1].cpu_time)]
+    total_wall, total_cpu = sum(r.s for r in jobs.values()), sum(r.cpu_time for r in jobs.values())
+    return (f"{logs}: job wall / CPU s: " + ", ".join(parts)
+            + f"; sum {total_wall:.0f} s wall, {total_cpu:.0f} s CPU ({len(jobs)} jobs)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=Path, nargs="+", required=True)
     parser.add_argument("--pilot", type=Path, nargs="*", default=[])
+    parser.add_argument("--logs", type=Path, nargs="*", default=[], help="runs' logs/cytometry_encoder folders")
     args = parser.parse_args()
     if args.pilot:
         print(pilot_table(args.pilot), end="\n\n")
     print(tasks_table(args.runs[0]), end="\n\n")
     print(claims_table(args.runs), end="\n\n")
     print(convergence_line(args.runs))
+    for logs in args.logs:
+        print(bench_line(logs))
 
 
 if __name__ == "__main__":

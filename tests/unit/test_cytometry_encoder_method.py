@@ -74,6 +74,27 @@ def test_encoder_is_invariant_to_cell_order_and_marker_order():
     torch.testing.assert_close(h_padded, h, atol=1e-6, rtol=1e-6)
 
 
+def test_written_out_marker_block_and_indexed_names_match_the_module():
+    """across_markers is nn.TransformerEncoderLayer's function (padding mask included), trained or not; names given
+    as (distinct-marker table, index) give what the [B, M, D] names give."""
+    torch.manual_seed(0)
+    model = SetEncoder(name_dim=16, width=8, heads=2, inducing=3)
+    with torch.no_grad():
+        for p in model.marker_block.parameters():
+            p.add_(0.3 * torch.randn_like(p))  # off the initial LayerNorm / bias values
+    tokens = torch.randn(6, 5, 8)
+    pad = torch.tensor([[False] * 5, [False, False, False, True, True]] * 3)
+    expected = model.marker_block(tokens, src_key_padding_mask=pad)
+    got = model.across_markers(tokens, pad)
+    torch.testing.assert_close(got[~pad], expected[~pad], atol=1e-5, rtol=1e-5)
+    table = torch.cat([torch.zeros(1, 16), torch.randn(4, 16)])
+    index = torch.tensor([[1, 2, 3, 0], [4, 2, 0, 0]])
+    x, present = torch.randn(2, 7, 4), index > 0
+    h = model.cells(x, (table, index), present)
+    torch.testing.assert_close(h, model.cells(x, table[index], present), atol=1e-6, rtol=1e-6)
+    torch.testing.assert_close(model.reconstruct(h, (table, index)), model.reconstruct(h, table[index]))
+
+
 def test_h5py_reader_matches_anndata(tmp_path):
     import anndata as ad
 

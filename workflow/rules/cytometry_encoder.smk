@@ -154,6 +154,8 @@ rule cytometry_encoder_pretrain:
         loss=f"{CYTO}/runs/pretrain/{{variant}}_loss.csv",
     wildcard_constraints:
         variant="|".join(CYTO_VARIANTS),
+    # the base encoder first: removal -> umap -> summary wait on it (run last by chance, that chain was a ~90 s serial tail)
+    priority: lambda wildcards: 1 if wildcards.variant == "base" else 0
     log:
         "logs/cytometry_encoder/run_pretrain_{variant}.log",
     benchmark:
@@ -182,6 +184,7 @@ rule cytometry_encoder_removal:
         embeddings=f"{CYTO}/runs/embeddings.npz",
         null=f"{CYTO}/runs/control_null.csv",
         real=f"{CYTO}/runs/real_embeddings.npz",
+    priority: 1
     log:
         "logs/cytometry_encoder/run_removal.log",
     benchmark:
@@ -250,6 +253,7 @@ rule cytometry_encoder_umap:
         code=code_files("cytometry_encoder", "embedding_map"),
     output:
         f"{CYTO}/tables/umap.csv",
+    priority: 1
     log:
         "logs/cytometry_encoder/umap.log",
     benchmark:

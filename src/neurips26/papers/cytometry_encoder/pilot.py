@@ -6,8 +6,9 @@
 It uses the default-scale universe, ingest and marker vectors (from --data, a default run's `runs/` folder, else it
 builds them in --workdir), then pretrains the base encoder at every step budget given (each a full cosine schedule) on
 the pilot seed and probes it frozen (and the random-init encoder) on every task. Read before any configured seed is
-run: (1) the budget rule -- the budget S is converged when doubling it (S -> 2 S) lowers the end-of-pretraining loss by
-less than `pretrain.convergence.doubling_tolerance` (relative); (2) the positive control -- on the cross-study task the
+run: (1) the budget rules -- doubling S -> 2 S lowers the end-of-pretraining loss by less than
+`pretrain.convergence.doubling_tolerance` (relative; the first two pilots' rule), and the change of the frozen AUROC
+averaged over the four signal tasks (the third pilot's rule, README); (2) the positive control -- on the cross-study task the
 pretrained frozen encoder beats the random-init one by >= claims.positive_control_gain. --set key=value overrides the
 config (the candidate settings compared in the pilot).
 """
@@ -78,7 +79,11 @@ def main() -> None:
             continue
         a, b = report[f"steps_{s}"], report[f"steps_{d}"]
         improvement = (a["end_loss"] - b["end_loss"]) / a["end_loss"]
-        report["doubling"][f"{s}->{d}"] = {"loss_improvement": improvement, "converged": improvement < tolerance}
+        signal = [str(t.name) for t in cfg.tasks if t.signal and t.taxonomy != "positive_control"]
+        change = float(np.mean([b["auroc"][t] for t in signal]) - np.mean([a["auroc"][t] for t in signal]))
+        report["doubling"][f"{s}->{d}"] = {"loss_improvement": improvement, "converged": improvement < tolerance,
+                                           "signal_mean_auroc_change": change,
+                                           "cross_study_auroc_change": b["auroc"]["cross_study"] - a["auroc"]["cross_study"]}
     report["positive_control_gain"] = {s: report[f"steps_{s}"]["auroc"]["cross_study"] - report["random_init"]["cross_study"]
                                        for s in budgets}
     print(json.dumps(report, indent=1))
