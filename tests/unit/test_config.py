@@ -42,7 +42,7 @@ def test_compose_applies_scale_and_overrides(repo_root, monkeypatch):
 @pytest.mark.parametrize("paper_id", [p.id for p in load_papers() if p.implemented])
 def test_the_parse_time_composition_equals_hydras_for_every_scale(repo_root, paper_id):
     for scale in ("tiny", "default", "paper"):
-        fast = OmegaConf.to_container(scale_config(paper_id, scale, root=repo_root))
+        fast = scale_config(paper_id, scale, root=repo_root).to_dict()
         hydra = OmegaConf.to_container(compose(paper_id, [f"scale={scale}"], root=repo_root))
         assert fast == hydra, (paper_id, scale)
 
