@@ -21,7 +21,10 @@ echo "pilot wall $(( $(date +%s) - s )) s" >> "$OUT/final_walls.txt"
 .venv/bin/python tools/mental_imagery_choose4.py "$OUT" > "$OUT/choice4.txt" 2>&1 || exit 1
 git diff config/mental_imagery/scale/default.yaml > "$OUT/choice4.diff"  # the choice, recorded before any final run
 export PATH=$PWD/.venv/bin:$PATH
+STOP=${MI_STOP_AFTER:-$(cat "$OUT/stop_after" 2>/dev/null)}  # HH:MM UTC: start no final or tiny run after it
+late() { [ -n "$STOP" ] && [ "$(date -u +%H:%M)" \> "$STOP" ] && echo "skipped $1: past $STOP" >> "$OUT/final_walls.txt"; }
 for seeds in "0,1,2" "3,4,5"; do
+  late "seeds $seeds" && continue
   rm -rf results/mental_imagery logs/mental_imagery
   s=$(date +%s)
   snakemake --cores 2 results/mental_imagery/claims.json --config "seeds=[$seeds]" > "$OUT/final_${seeds//,/}.log" 2>&1
@@ -29,6 +32,7 @@ for seeds in "0,1,2" "3,4,5"; do
   rm -rf "$OUT/final_${seeds//,/}"; mkdir -p "$OUT/final_${seeds//,/}/logs"
   cp -r results/mental_imagery "$OUT/final_${seeds//,/}/"; cp -r logs/mental_imagery "$OUT/final_${seeds//,/}/logs/"
 done
+late tiny && exit 0
 rm -rf results/mental_imagery logs/mental_imagery
 s=$(date +%s)
 snakemake --cores 1 results/mental_imagery/claims.json --config scale=tiny > "$OUT/tiny.log" 2>&1
