@@ -3,7 +3,7 @@
     python tools/mental_imagery_readme.py results/mental_imagery [logs/mental_imagery]
 
 Prints the solve-rate table (mean +- sd over seeds, first-action accuracy), the pooled probe table, the claims table
-and, given the logs folder, each job's wall time from the Snakemake benchmarks."""
+and, given the logs folder, each job's wall and CPU time from the Snakemake benchmarks."""
 
 from __future__ import annotations
 
@@ -54,10 +54,12 @@ def claims_table(folder: Path) -> str:
 
 
 def job_times(logs: Path) -> str:
-    rows = []
+    rows, cpu = [], 0.0
     for f in sorted((logs / "benchmarks").glob("*.tsv")):
-        rows.append(f"{f.stem} {pd.read_csv(f, sep=chr(9))['s'].iloc[0]:.0f} s")
-    return "Job wall times (Snakemake benchmarks): " + ", ".join(rows)
+        b = pd.read_csv(f, sep=chr(9)).iloc[0]
+        rows.append(f"{f.stem} {b['s']:.0f} / {b['cpu_time']:.0f}")
+        cpu += float(b["cpu_time"])
+    return (f"Job wall / CPU seconds (Snakemake benchmarks; CPU total {cpu:.0f} s): " + ", ".join(rows))
 
 
 def main(argv: list[str]) -> None:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from neurips26.common import optim
 from neurips26.papers.mental_imagery.model import EOS, TinyVLM, batch_loss, generate
 from neurips26.papers.mental_imagery.probes import cell_accuracy, fit_ridge
 
@@ -45,7 +46,7 @@ def test_training_fits_a_memorisable_mapping():
     img, fam = torch.rand(2, 16, 108), torch.zeros(2, dtype=torch.long)
     tokens = torch.tensor([[2, 3, 4, EOS], [5, 2, EOS, 0]])
     lengths = torch.tensor([3, 2])
-    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    opt = optim.Adam(model.parameters(), lr=1e-2)
     for _ in range(60):
         loss, _ = batch_loss(model, img, fam, tokens, torch.zeros(2, 4, 16, 108), lengths, 0.0)
         opt.zero_grad()
@@ -105,3 +106,42 @@ def test_cached_decoding_equals_the_full_recomputation(variant):
     img, fam = torch.rand(6, 36, 48), torch.tensor([0, 1, 0, 1, 0, 1])
     for allowed in (torch.tensor([EOS, 2, 3, 4]), torch.tensor([2, 3, 4, 5, 6, 7])):  # with and without EOS
         assert generate(model, img, fam, allowed, 4) == naive_generate(model, img, fam, allowed, 4)
+
+
+@pytest.mark.parametrize("heads", [1, 2])
+@torch.no_grad()
+def test_lean_decoder_equals_gpt2model_on_the_same_weights(heads):
+    """The decoder written out in model.py computes what transformers' GPT2Model computes (inputs_embeds, no dropout):
+    every hidden state, with and without the key/value cache, on random weights (LayerNorms included)."""
+    from transformers import GPT2Config, GPT2Model
+
+    from neurips26.papers.mental_imagery.model import Decoder
+
+    torch.manual_seed(0)
+    d, layers, n_pos = 16, 2, 24
+    ref = GPT2Model(GPT2Config(vocab_size=1, n_positions=n_pos, n_embd=d, n_layer=layers, n_head=heads,
+                               resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=None,
+                               eos_token_id=None)).eval()
+    for p in ref.parameters():
+        p.normal_(0.0, 0.3)
+    lean = Decoder(d, layers, heads, n_pos).eval()
+    ref_params = dict(ref.named_parameters())
+    for name, p in lean.named_parameters():
+        src = ref_params[name]
+        p.copy_(src.T if p.ndim == 2 and "wpe" not in name else src)  # GPT-2's Conv1D stores (in, out)
+    x = torch.randn(3, 10, d)
+    a, b = ref(inputs_embeds=x, output_hidden_states=True), lean(x, hidden_states=True)
+    assert len(a.hidden_states) == len(b.hidden_states) == layers + 1
+    for u, v in zip(a.hidden_states, b.hidden_states):
+        torch.testing.assert_close(u, v, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(a.last_hidden_state, b.last_hidden_state, rtol=1e-5, atol=1e-5)
+    # incremental: a prefix of 6, then one token at a time, then two at once, each with the cache
+    out = lean(x[:, :6], use_cache=True)
+    pieces, past = [out.last_hidden_state], out.past_key_values
+    for lo, hi in ((6, 7), (7, 8), (8, 10)):
+        out = lean(x[:, lo:hi], past=past, use_cache=True)
+        pieces.append(out.last_hidden_state)
+        past = out.past_key_values
+    torch.testing.assert_close(torch.cat(pieces, 1), a.last_hidden_state, rtol=1e-5, atol=1e-5)
+    lean.ln_f.weight.add_(0.1)  # the test can fail: a changed weight changes the output
+    assert not torch.allclose(lean(x).last_hidden_state, a.last_hidden_state, atol=1e-3)

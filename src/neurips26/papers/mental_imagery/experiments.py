@@ -77,6 +77,11 @@ def dev_ce(model: TinyVLM, tensors, batch: int = 256) -> float:
     return total / count
 
 
+def make_optimizer(model: TinyVLM, cfg):
+    """AdamW (weight decay 0.01), its multi-tensor (foreach) form: one kernel per update step for all parameters."""
+    return optim.AdamW(model.parameters(), lr=float(cfg.train.lr), weight_decay=0.01, foreach=True)
+
+
 def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float, float]]:
     """AdamW, linear warm-up then a constant learning rate (train.decay: cosine decays it to 0 at train.max_steps).
     Convergence rule: every train.eval_every steps the
@@ -85,7 +90,7 @@ def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float
     Returns (step, mean train cross-entropy since the last evaluation, dev cross-entropy) per evaluation."""
     t = cfg.train
     gen = torch.Generator().manual_seed(seed)
-    opt = optim.AdamW(model.parameters(), lr=float(t.lr), weight_decay=0.01)
+    opt = make_optimizer(model, cfg)
     warm = max(1, int(t.warmup))
     cap, cosine = int(t.max_steps), str(t.get("decay", "constant")) == "cosine"
 
@@ -94,17 +99,17 @@ def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float
             return (k + 1) / warm
         return 0.5 * (1 + math.cos(math.pi * (k - warm) / max(1, cap - warm))) if cosine else 1.0
 
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
     n, curve, acc = tensors[0].shape[0], [], []
     best, best_state, bad = float("inf"), None, 0
     model.train()
     for step in range(int(t.max_steps)):
         idx = torch.randint(n, (int(t.batch),), generator=gen)
         loss, ce = batch_loss(model, *[x[idx] for x in tensors], float(t.z_weight))
+        for group in opt.param_groups:  # the schedule (as torch's LambdaLR with `factor`, without its import)
+            group["lr"] = float(t.lr) * factor(step)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        sched.step()
         acc.append(ce.item())
         if (step + 1) % int(t.eval_every) == 0 or step + 1 == int(t.max_steps):
             d = dev_ce(model, dev)

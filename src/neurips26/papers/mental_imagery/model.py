@@ -1,6 +1,6 @@
 """The tiny VLM: a linear patch encoder (the input image as n_img patch tokens: 36 cell-aligned 4x4 RGB patches of the
-24x24 board by default) feeding a GPT-2-config decoder (transformers, trained from scratch) that emits the open-loop
-action sequence.
+24x24 board by default) feeding a GPT-2 decoder (the architecture of transformers' GPT2Model, written out here without
+its per-call overhead; trained from scratch) that emits the open-loop action sequence.
 
 Sequence: [n_img patch tokens of s_0] [family token] a_1 [z_1] a_2 [z_2] ... a_T [z_T] EOS, where [z_t] (16 tokens, variant
 C only) are the visual tokens of the board after action t. Variant A: cross-entropy on actions only. Variant B: A + MSE
@@ -11,24 +11,92 @@ always 16 coarse 6x6-pixel patches of the rendered board (108 values each), what
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 PAD, EOS = 0, 1
 Z_TOKENS, Z_DIM = 16, 108
 
 
+class Output(NamedTuple):
+    last_hidden_state: torch.Tensor
+    hidden_states: tuple | None
+    past_key_values: list | None
+
+
+class Block(nn.Module):
+    """One pre-LN GPT-2 block: x + attn(ln_1(x)), then x + mlp(ln_2(x)); causal multi-head attention, GELU (tanh)."""
+
+    def __init__(self, d: int, heads: int):
+        super().__init__()
+        self.heads = heads
+        self.ln_1, self.ln_2 = nn.LayerNorm(d, eps=1e-5), nn.LayerNorm(d, eps=1e-5)
+        self.attn = nn.Module()
+        self.attn.c_attn, self.attn.c_proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.mlp = nn.Module()
+        self.mlp.c_fc, self.mlp.c_proj = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+    def forward(self, x, past=None):
+        B, L, d = x.shape
+        q, k, v = self.attn.c_attn(self.ln_1(x)).view(B, L, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        if past is not None:
+            k, v = torch.cat([past[0], k], dim=2), torch.cat([past[1], v], dim=2)
+        if past is None or L == 1:  # no past: causal; one new token attends to every position before it and itself
+            a = F.scaled_dot_product_attention(q, k, v, is_causal=past is None and L > 1)
+        else:  # several new tokens after a cache
+            P = k.shape[2] - L
+            mask = torch.ones(L, P + L, dtype=torch.bool).tril(P)
+            a = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        x = x + self.attn.c_proj(a.transpose(1, 2).reshape(B, L, d))
+        x = x + self.mlp.c_proj(F.gelu(self.mlp.c_fc(self.ln_2(x)), approximate="tanh"))
+        return x, (k, v)
+
+
+class Decoder(nn.Module):
+    """The GPT-2 architecture (transformers' GPT2Model with inputs_embeds: learned positions, pre-LN blocks, a final
+    LayerNorm, no dropout) in a few lines: no mask building, no output dataclasses, a list of (key, value) per layer as
+    the cache. Parameter names follow GPT2Model's (its Conv1D weights transposed); tests/unit/test_mental_imagery_model
+    checks the outputs equal GPT2Model's on the same weights. GPT-2's initialisation: N(0, 0.02), the residual
+    projections N(0, 0.02 / sqrt(2 layers)), zero biases."""
+
+    def __init__(self, d: int, layers: int, heads: int, n_positions: int):
+        super().__init__()
+        self.wpe = nn.Embedding(n_positions, d)
+        self.h = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d, eps=1e-5)
+        for name, p in self.named_parameters():
+            if name.endswith("bias"):
+                nn.init.zeros_(p)
+            elif "ln_" not in name:
+                std = 0.02 / math.sqrt(2 * layers) if name.endswith("c_proj.weight") else 0.02
+                nn.init.normal_(p, 0.0, std)
+
+    def forward(self, embeds, hidden_states: bool = False, past=None, use_cache: bool = False) -> Output:
+        start = 0 if past is None else past[0][0].shape[2]
+        x = embeds + self.wpe.weight[start:start + embeds.shape[1]]
+        hs, cache = [x] if hidden_states else None, [] if use_cache else None
+        for i, block in enumerate(self.h):
+            x, kv = block(x, None if past is None else past[i])
+            if use_cache:
+                cache.append(kv)
+            if hidden_states and i < len(self.h) - 1:
+                hs.append(x)
+        x = self.ln_f(x)
+        if hidden_states:
+            hs.append(x)  # as GPT2Model: the last hidden state is after the final LayerNorm
+        return Output(x, tuple(hs) if hidden_states else None, cache)
+
+
 class TinyVLM(nn.Module):
     def __init__(self, n_actions: int, n_families: int, d: int, layers: int, heads: int, max_len: int, variant: str,
                  n_img: int = Z_TOKENS, patch_dim: int = Z_DIM, grid_pos: bool = False):
-        from transformers import GPT2Config, GPT2Model
-
         super().__init__()
         self.variant, self.n_img = variant, n_img
-        n_pos = n_img + 1 + (max_len + 2) * (1 + Z_TOKENS)
-        cfg = GPT2Config(vocab_size=1, n_positions=n_pos, n_embd=d, n_layer=layers, n_head=heads, resid_pdrop=0.0,
-                         embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=None, eos_token_id=None)
-        self.decoder = GPT2Model(cfg)
+        self.decoder = Decoder(d, layers, heads, n_img + 1 + (max_len + 2) * (1 + Z_TOKENS))
         self.patch = nn.Linear(patch_dim, d)  # the patch encoder of the board image
         side = int(round(n_img ** 0.5))
         # optional factorized 2D position of each patch (a learned row vector + a learned column vector, as in ViTs
@@ -54,9 +122,8 @@ class TinyVLM(nn.Module):
                 parts.append(self.z_in(z))
         return torch.cat(parts, dim=1)
 
-    def forward(self, embeds, hidden_states: bool = False, past=None, use_cache: bool = False):
-        return self.decoder(inputs_embeds=embeds, output_hidden_states=hidden_states, past_key_values=past,
-                            use_cache=use_cache)
+    def forward(self, embeds, hidden_states: bool = False, past=None, use_cache: bool = False) -> Output:
+        return self.decoder(embeds, hidden_states, past, use_cache)
 
 
 def batch_loss(model: TinyVLM, image_tokens, family, tokens, z, lengths, z_weight: float):

@@ -6,7 +6,8 @@ Trains variant A (actions only) with the config's convergence rule and prints, p
 training puzzles and on the test puzzles next to the best image-blind constant policy, the first-action accuracy next
 to the majority first action (the learnability control), and the probe summary (trained / untrained / copy /
 start_only / oracle, pooled over steps, best layer). --overfit N trains on N puzzles per family only (teacher-forcing
-sanity check). --time-variants also times 20 training steps of B and C.
+sanity check). --time-variants also times 20 training steps of B and C. --cache FILE keeps the seed's puzzles between
+candidates (generated and written on the first call).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def main(argv=None) -> None:
     ap.add_argument("--variant", default="A")
     ap.add_argument("--time-variants", action="store_true")
     ap.add_argument("--data", default="data/raw")
+    ap.add_argument("--generate-only", action="store_true", help="write the --cache file and stop")
+    ap.add_argument("--cache", default="", help="an .npz of the seed's puzzles: read when it exists, else written")
     ap.add_argument("overrides", nargs="*")
     args = ap.parse_args(argv)
     cfg = compose("mental_imagery", args.overrides)
@@ -61,9 +64,18 @@ def main(argv=None) -> None:
     T, patch = int(cfg.puzzle.max_len) + 1, int(cfg.model.patch)
     t0 = time.time()
     n_train = args.overfit or int(cfg.data_sizes.train)
-    train_ex = data.generate(cfg, args.seed * 1000 + 1, n_train, boards, photos, "train")
-    dev_ex = data.generate(cfg, args.seed * 1000 + 3, int(cfg.data_sizes.dev), boards, photos, "dev")
-    test_ex = data.generate(cfg, args.seed * 1000 + 2, int(cfg.data_sizes.test), boards, photos, "test")
+    cache = Path(args.cache) if args.cache else None
+    if cache is not None and cache.is_file():  # the same puzzles as data.make_puzzles(cfg, seed) at these sizes
+        parts = data.load_puzzles(cache)
+    else:
+        parts = {"train": data.generate(cfg, args.seed * 1000 + 1, n_train, boards, photos, "train"),
+                 "dev": data.generate(cfg, args.seed * 1000 + 3, int(cfg.data_sizes.dev), boards, photos, "dev"),
+                 "test": data.generate(cfg, args.seed * 1000 + 2, int(cfg.data_sizes.test), boards, photos, "test")}
+        if cache is not None:
+            data.save_puzzles(cache, parts)
+    train_ex, dev_ex, test_ex = parts["train"], parts["dev"], parts["test"]
+    if args.generate_only:
+        return
     print(f"data {time.time() - t0:.1f}s", flush=True)
     blind = experiments.constant_baseline(train_ex, test_ex, fams)
     blind_first = experiments.majority_first_action(train_ex, test_ex)
