@@ -106,8 +106,7 @@ def build(tasks: pd.DataFrame, scaling: pd.DataFrame, removal: pd.DataFrame, con
     if positive:
         t = positive[0]
         p = {"frozen_auroc": _auroc(tasks, t, "frozen"), "random_init_auroc": _auroc(tasks, t, "random_init"),
-             "specialist_auroc": _auroc(tasks, t, "specialist"), "shared_marker_quantiles_auroc":
-             _auroc(tasks, t, "quantiles")}
+             "shared_marker_quantiles_auroc": _auroc(tasks, t, "quantiles")}  # (no specialist: none is trained)
         p["frozen_minus_random_init"] = p["frozen_auroc"] - p["random_init_auroc"]
     helps = Claim(
         "pretraining_helps_cross_study",

@@ -79,8 +79,25 @@ def permutation_null(features: np.ndarray, labels: np.ndarray, folds: int, l2_c:
     return np.array([cv_auroc(features, labels[p], folds, l2_c, seed) for p in permutations])
 
 
-def null_permutations(n: int, count: int, seed: int) -> np.ndarray:
+def null_permutations(n: int, count: int, seed: int, strata: np.ndarray | None = None) -> np.ndarray:
     """`count` label permutations of n samples from a fixed generator: the same draws for every run seed, so the null
-    of the mean over seeds pairs permutation k across seeds (the observed value is one label vector seen by every seed)."""
+    of the mean over seeds pairs permutation k across seeds (the observed value is one label vector seen by every seed).
+
+    With `strata` (one value per sample, e.g. the study), each permutation shuffles the samples only within their
+    stratum. The null must be exchangeable with how the labels were drawn: labels balanced within each study (the
+    synthetic universe's design) keep their per-study counts under a within-study permutation and only under it. An
+    unrestricted permutation also draws per-study imbalances the design never makes; on embeddings that carry study
+    identity those shift the null's CV AUROC upwards (README: negative control), so a design-balanced labelling lands
+    low in it more often than the nominal rate."""
     rng = np.random.default_rng([seed, n])
-    return np.stack([rng.permutation(n) for _ in range(count)]) if count else np.zeros((0, n), int)
+    if strata is None:
+        return np.stack([rng.permutation(n) for _ in range(count)]) if count else np.zeros((0, n), int)
+    strata = np.asarray(strata)
+    if len(strata) != n:
+        raise ValueError(f"strata has {len(strata)} entries for {n} samples")
+    groups = [np.flatnonzero(strata == value) for value in np.unique(strata)]
+    out = np.tile(np.arange(n), (count, 1))
+    for row in out:
+        for members in groups:
+            row[members] = members[rng.permutation(len(members))]
+    return out

@@ -143,7 +143,8 @@ def removal(ctx: StageContext) -> None:
 def specialists(ctx: StageContext) -> None:
     """One group of tasks' specialists (override specialist_group=G: the tasks G, G + n, ... of the n =
     jobs.specialist_groups groups), every seed: --input ANNDATA_DIR VECTORS.npz --output RUN.csv. The groups are
-    separate jobs so that no single job holds every specialist (the longest job of the default run before)."""
+    separate jobs so that no single job holds every specialist (the longest job of the default run before). The
+    positive-control task gets no specialist: no claim reads it (its check is pretrained vs random-init)."""
     from neurips26.papers.cytometry_encoder.experiments import run_specialist
 
     _n(ctx, 2, 1, "specialists needs --input ANNDATA_DIR VECTORS.npz --output RUN.csv")
@@ -151,7 +152,7 @@ def specialists(ctx: StageContext) -> None:
     group = ctx.cfg.get("specialist_group")
     if group is None or not 0 <= int(group) < groups:
         raise UserError(f"specialists needs the override specialist_group=G with 0 <= G < {groups}")
-    names = [str(t.name) for t in ctx.cfg.tasks][int(group)::groups]
+    names = [str(t.name) for t in ctx.cfg.tasks if str(t.taxonomy) != "positive_control"][int(group)::groups]
     results = _over_seeds(ctx, lambda seed, samples, tasks: pd.concat(
         [run_specialist(ctx.cfg, seed, samples, tasks, task) for task in names], ignore_index=True))
     write_csv(ctx.output, pd.concat(results, ignore_index=True))
