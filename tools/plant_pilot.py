@@ -258,9 +258,168 @@ def apply(choice: str) -> None:
     default.write_text(re.sub(r"(\nl2r:\n  steps: )\d+", rf"\g<1>{c['steps']}", default.read_text(), count=1))
 
 
+# ---- pilot 4 (issue #14 round 3): the stopping rule. Written with its rule in the README before it ran. ----
+TRIPLES4 = [(30, 31, 32), (33, 34, 35)]
+N4 = 30            # epochs every pilot decoder trains; per-epoch dev and test numbers recorded
+AFFORD = 20        # the largest fixed budget the default run affords with 1 restart (round 2: 787 s CPU at ~11
+                   # epochs and 2 restarts); early-stopping candidates need mean epochs trained <= AFFORD + 1
+TWO_RESTARTS = 12  # 2 restarts for the MiniLM main and ablation runs only if (mean) epochs <= 12
+TOL = 0.005        # convergence rule of the fixed budget: LAAT's mean dev macro-F1 within 0.5 points of its best
+
+
+def epochs(out: str, seeds: str, n: str = str(N4)) -> None:
+    """Pilot 4: per seed (ablation job's draws), MiniLM LAAT and the oracle trained exactly N epochs (restart 0);
+    after every epoch: dev micro- and macro-F1 at every grid threshold, dev P@5, test macro-F1 at every threshold."""
+    from omegaconf import OmegaConf
+
+    from neurips26.common.seeding import seed_everything
+    from neurips26.papers.plant import experiments, metrics
+
+    cfg, corpus, states = _setup()
+    cfg = OmegaConf.merge(cfg, {"decoder": {"stopping": "fixed", "max_epochs": int(n)}})
+    tr, dv, te = corpus.index("train"), corpus.index("dev"), corpus.index("test")
+    grid = np.asarray(cfg.thresholds, dtype=float)
+    Yd, Yt = corpus.Y[dv], corpus.Y[te]
+    saved = {}
+    for seed in (int(s) for s in seeds.split(",")):
+        seed_everything(seed)
+        rng = np.random.default_rng([seed, 14])  # as experiments.run, ablation job at fraction 1
+        train_idx = np.sort(rng.permutation(tr)[:len(tr)])
+        t0 = time.process_time()
+        planted, _, vocab_of = experiments.tables_for(states, corpus, train_idx, cfg, rng, {"oracle"})
+        print(seed, f"MI + oracle scorer {time.process_time() - t0:.1f} s CPU", flush=True)
+        data = experiments._tensors(states, corpus, vocab_of)
+        for variant in (experiments.MAIN[1], experiments.ABLATIONS["oracle"]):
+            rec = {"dev_micro": [], "dev_macro": [], "dev_p5": [], "test_macro": []}
+
+            def record(model, d, rec=rec):
+                from neurips26.papers.plant import method
+
+                dev, test = method.predict(model, d, dv), method.predict(model, d, te)
+                rec["dev_micro"].append([metrics.micro_f1((dev >= t).astype(np.float32), Yd) for t in grid])
+                rec["dev_macro"].append([metrics.macro_f1((dev >= t).astype(np.float32), Yd) for t in grid])
+                rec["dev_p5"].append(metrics.precision_at(dev, Yd, 5))
+                rec["test_macro"].append([metrics.macro_f1((test >= t).astype(np.float32), Yt) for t in grid])
+
+            t0 = time.process_time()
+            experiments.fit(variant, data, planted, corpus, train_idx, dv, te, cfg, [seed, 15, 0, 1000],
+                            on_epoch=record)
+            for k, v in rec.items():
+                saved[f"{variant[0]}_{seed}_{k}"] = np.asarray(v)
+            best = int(np.argmax(rec["dev_micro"][-1]))
+            print(seed, variant[0], f"{n} epochs, test macro-F1 at the last epoch {rec['test_macro'][-1][best]:.4f}, "
+                  f"{time.process_time() - t0:.1f} s CPU (with recording)", flush=True)
+    np.savez(out, **saved)
+
+
+def simulate(rec: dict, rule: tuple) -> tuple[int, int]:
+    """(selected epoch index, epochs trained) of one recorded run under `rule`: ("fixed", E) or
+    ("patience", score, P) with score p5_micro | macro | p5_micro_macro at the dev-best micro-F1 threshold; the
+    pilot's N epochs are the cap. Mirrors method.train (strictly better to reset patience; first best kept)."""
+    if rule[0] == "fixed":
+        return rule[1] - 1, rule[1]
+    _, kind, patience = rule
+    t = np.argmax(rec["dev_micro"], 1)
+    rows = np.arange(len(t))
+    p5_micro = rec["dev_p5"] + rec["dev_micro"][rows, t]
+    macro = rec["dev_macro"][rows, t]
+    s = {"p5_micro": p5_micro, "macro": macro, "p5_micro_macro": p5_micro + macro}[kind]
+    best, b, stale = -np.inf, 0, 0
+    for e, v in enumerate(s):
+        if v > best:
+            best, b, stale = v, e, 0
+        else:
+            stale += 1
+            if stale >= patience:
+                return b, e + 1
+    return b, len(s)
+
+
+def convergence_budget(z: dict, seeds) -> tuple[int, np.ndarray]:
+    """The fixed budget's convergence rule: m(e) = mean over the pilot seeds of LAAT's dev macro-F1 (at its dev-best
+    micro-F1 threshold) after epoch e; E_conv = the first e with m(e) >= max m - TOL; budget = min(E_conv, AFFORD)."""
+    m = []
+    for s in seeds:
+        micro, macro = z[f"laat_{s}_dev_micro"], z[f"laat_{s}_dev_macro"]
+        m.append(macro[np.arange(len(micro)), np.argmax(micro, 1)])
+    m = np.mean(m, 0)
+    return int(np.flatnonzero(m >= m.max() - TOL)[0]) + 1, m
+
+
+def choose4(res: dict, order: list) -> tuple:
+    """Rule fixed before pilot 4: among the eligible candidates (mean epochs trained <= AFFORD + 1), in the order of
+    preference, the first whose oracle control (mean paired gain > 0 and > 2 SE over 3 seeds) passes on both triples;
+    if none does, the eligible candidate with the largest smaller-of-the-two t, and the control stays unresolved."""
+    ok = [c for c in order if res[c]["epochs"] <= AFFORD + 1]
+    for c in ok:
+        if all(m > 0 and m > 2 * se for m, se in res[c]["triples"]):
+            return c, True
+    return max(ok, key=lambda c: min(m / se if se > 0 else -np.inf for m, se in res[c]["triples"])), False
+
+
+def epochschoose(paths: list[str]) -> None:
+    from neurips26.papers.plant import paper_claims
+
+    z = {}
+    for p in paths:
+        with np.load(p) as f:
+            z |= {k: f[k] for k in f.files}
+    seeds = [s for tr in TRIPLES4 for s in tr]
+    conv, m = convergence_budget(z, seeds)
+    print("LAAT mean dev macro-F1 per epoch (%):", np.round(m * 100, 2).tolist())
+    budget = min(conv, AFFORD)
+    print(f"convergence epoch {conv}, fixed budget {budget}")
+    order = [("fixed", budget), ("patience", "macro", 3), ("patience", "p5_micro_macro", 3)]
+    reference = ("patience", "p5_micro", 3)  # rounds 1-2: reported, not a candidate
+    res = {}
+    for rule in [*order, reference]:
+        per_triple, trained = [], []
+        for triple in TRIPLES4:
+            d = []
+            for s in triple:
+                laat = {k: z[f"laat_{s}_{k}"] for k in ("dev_micro", "dev_macro", "dev_p5", "test_macro")}
+                orac = {k: z[f"oracle_{s}_{k}"] for k in ("dev_micro", "dev_macro", "dev_p5", "test_macro")}
+                (bl, nl), (bo, no) = simulate(laat, rule), simulate(orac, rule)
+                t = int(np.argmax(laat["dev_micro"][bl]))  # LAAT's dev threshold for both (decoder.threshold: laat)
+                d.append(orac["test_macro"][bo, t] - laat["test_macro"][bl, t])
+                trained += [nl, no]
+            per_triple.append(paper_claims.paired(d))
+            print(rule, triple, "d (points)", np.round(np.asarray(d) * 100, 2),
+                  "mean {:.2f} SE {:.2f}".format(*per_triple[-1]))
+        res[rule] = {"triples": per_triple, "epochs": float(np.mean(trained))}
+        print(rule, f"mean epochs trained {np.mean(trained):.1f} (LAAT and oracle)")
+    choice, passed = choose4(res, order)
+    restarts = 2 if res[choice]["epochs"] <= TWO_RESTARTS else 1
+    print("choice", (choice, restarts, passed))
+
+
+def apply4(choice_txt: str) -> None:
+    """Writes pilot 4's choice (the last `choice` line) into config/plant: decoder.stopping (fixed: max_epochs = the
+    budget in scale/default.yaml; patience: decoder.dev_score, max_epochs 30 = the pilot's cap) and the restarts of
+    the MiniLM main and ablation runs."""
+    import ast
+
+    line = [x for x in Path(choice_txt).read_text().splitlines() if x.startswith("choice ")][-1]
+    rule, restarts, _ = ast.literal_eval(line[len("choice "):])
+    base, default = Path("config/plant/config.yaml"), Path("config/plant/scale/default.yaml")
+    s = base.read_text()
+    if rule[0] == "fixed":
+        stop, epochs = "  stopping: fixed    # issue #14 round 3 (pilot 4): every decoder trains exactly max_epochs", rule[1]
+    else:
+        stop = (f"  stopping: patience\n  dev_score: {rule[1]}   # issue #14 round 3 (pilot 4)")
+        epochs = N4
+    s = s.replace("\n  threshold: laat", f"\n{stop}\n  threshold: laat", 1)
+    s = re.sub(r"\nrestarts: \d+", f"\nrestarts: {restarts}", s, count=1)
+    base.write_text(s)
+    default.write_text(re.sub(r"\n  max_epochs: \d+[^\n]*", f"\n  max_epochs: {epochs}     # issue #14 round 3 "
+                              "(pilot 4's choice, README)", default.read_text(), count=1))
+    print("applied", rule, "restarts", restarts, "max_epochs", epochs)
+
+
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
     {"l2r": lambda: l2r_pilot(*args), "decoders": lambda: decoders(*args), "show": lambda: show(args),
      "apply": lambda: apply(*args), "noise": lambda: noise(*args), "noisechoose": lambda: noisechoose(args),
      "noisechoose3": lambda: noisechoose(args, CANDIDATES3, choose3),
-     "apply3": lambda: apply3(*args)}[cmd]()
+     "apply3": lambda: apply3(*args), "epochs": lambda: epochs(*args),
+     "epochschoose": lambda: epochschoose(args), "apply4": lambda: apply4(*args)}[cmd]()

@@ -28,7 +28,8 @@ def tables(folder: Path) -> None:
     t = folder / "tables"
     main = pd.read_csv(t / "main.csv")
     print(f"Main (`tables/main.csv`, seeds {_seeds(folder)}; means +- std over seeds; epochs = mean epochs run, best = "
-          "mean best epoch; runs at cap = runs the safety cap ended):\n")
+          "mean epoch kept (both = the budget with decoder.stopping: fixed); runs at cap = runs the safety cap "
+          "ended (patience rule only):\n")
     print("| backbone | method | macro-F1 | rare macro-F1 | frequent macro-F1 | micro-F1 | P@1 | P@5 | nDCG@5 "
           "| epochs (best) "
           "| runs at cap |\n|---|---|---|---|---|---|---|---|---|---|---|")

@@ -3,12 +3,16 @@ positive controls, on small hand-made cases."""
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
+import pytest
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.papers.plant import experiments, method, mi, paper_claims, tables
+from neurips26.papers.plant import experiments, method, metrics, mi, paper_claims, tables
 from neurips26.papers.plant.data import Corpus
 
 
@@ -160,3 +164,96 @@ def test_run_restarts_per_backbone_and_fraction():
     assert experiments.run_restarts(cfg, "minilm", "fraction") == 1
     assert experiments.run_restarts(cfg, "smollm2", "main") == 1
     assert experiments.run_restarts(OmegaConf.create({"backbones": {"minilm": {}}}), "minilm", "fraction") == 1
+
+
+def _decoder_case():
+    torch.manual_seed(0)
+    model = method.Decoder(3, 2, 2, 0.0, None)
+    g = torch.Generator().manual_seed(1)
+    data = {"H": torch.randn(6, 2, 3, generator=g), "ids": torch.zeros(6, 2, dtype=torch.long),
+            "mask": torch.ones(6, 2, dtype=torch.bool), "Y": (torch.rand(6, 2, generator=g) > 0.5).float()}
+    return model, data
+
+
+def test_fixed_budget_trains_exactly_the_budget_and_keeps_the_last_epoch():
+    model, data = _decoder_case()
+    states = []
+    cfg = OmegaConf.create({"lr": 0.05, "batch": 2, "max_epochs": 5, "patience": 1, "stopping": "fixed"})
+
+    def never(probs):
+        raise AssertionError("a fixed budget reads no dev score")
+
+    model, history, hit_cap = method.train(model, data, np.arange(4), np.arange(4, 6), cfg, np.random.default_rng(0),
+                                           never, lambda m, d: states.append({k: v.clone() for k, v in
+                                                                              m.state_dict().items()}))
+    assert len(history) == len(states) == 5 and not hit_cap               # patience 1 did not stop it
+    assert all(torch.equal(model.state_dict()[k], states[-1][k]) for k in states[-1])      # the last epoch kept
+    assert not torch.equal(states[-1]["u"], states[-2]["u"])              # ... which differs from the one before
+    # the same epochs under the patience rule train the same weights (the budget changes only when training stops)
+    model2, data2 = _decoder_case()
+    seq = iter([5, 4, 3, 2, 1])
+    cfg2 = OmegaConf.merge(cfg, {"stopping": "patience", "patience": 9})
+    model2, history2, _ = method.train(model2, data2, np.arange(4), np.arange(4, 6), cfg2, np.random.default_rng(0),
+                                       lambda probs: next(seq))
+    assert history2 == [5, 4, 3, 2, 1]
+    assert all(torch.equal(model2.state_dict()[k], states[0][k]) for k in states[0])       # best = first epoch
+    with pytest.raises(ValueError, match="stopping"):
+        method.train(model, data, np.arange(4), np.arange(4, 6), OmegaConf.merge(cfg, {"stopping": "x"}),
+                     np.random.default_rng(0), never)
+
+
+def test_dev_scores_by_hand():
+    Y = np.array([[1, 0, 0, 1, 0, 0], [0, 1, 0, 0, 0, 0]], dtype=np.float32)
+    probs = np.array([[0.9, 0.1, 0.2, 0.3, 0.0, 0.0], [0.6, 0.7, 0.0, 0.0, 0.0, 0.0]])
+    # threshold grid: 0.25 -> predicts {0, 3} and {0, 1}: tp 3, micro-F1 6/7; 0.5 -> {0} and {0, 1}: tp 2, 4/6
+    grid = [0.25, 0.5]
+    micro = 6 / 7
+    macro = np.mean([2 / 3, 1.0, 1.0])                                     # labels 0, 1, 3 have positives
+    p5 = (2 / 5 + 1 / 5) / 2
+    assert metrics.dev_score(probs, Y, grid, "p5_micro") == pytest.approx(p5 + micro)
+    assert metrics.dev_score(probs, Y, grid, "macro") == pytest.approx(macro)
+    assert metrics.dev_score(probs, Y, grid, "p5_micro_macro") == pytest.approx(p5 + micro + macro)
+    with pytest.raises(ValueError, match="dev_score"):
+        metrics.dev_score(probs, Y, grid, "f1")
+
+
+def _pilot_tool():
+    spec = importlib.util.spec_from_file_location("plant_pilot", Path(__file__).parents[2] / "tools/plant_pilot.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_pilot_simulation_stops_where_method_train_stops():
+    tool = _pilot_tool()
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n = 12
+        rec = {"dev_micro": rng.random((n, 3)), "dev_macro": rng.random((n, 3)), "dev_p5": rng.random(n),
+               "test_macro": rng.random((n, 3))}
+        t = np.argmax(rec["dev_micro"], 1)
+        macro = rec["dev_macro"][np.arange(n), t]
+        for patience in (1, 3):
+            model, data = _decoder_case()
+            seq = iter(macro.tolist())
+            cfg = OmegaConf.create({"lr": 0.01, "batch": 2, "max_epochs": n, "patience": patience})
+            _, history, _ = method.train(model, data, np.arange(4), np.arange(4, 6), cfg, np.random.default_rng(0),
+                                         lambda probs, seq=seq: next(seq))
+            best, trained = tool.simulate(rec, ("patience", "macro", patience))
+            assert trained == len(history) and best == int(np.argmax(history))
+    assert tool.simulate(rec, ("fixed", 7)) == (6, 7)
+
+
+def test_convergence_budget_and_choice_rule():
+    tool = _pilot_tool()
+    curve = np.array([0.01, 0.03, 0.05, 0.06, 0.064, 0.066, 0.065])      # max 0.066; first within 0.005: 0.064
+    micro = np.tile([[0.1, 0.2]], (len(curve), 1))                        # threshold index 1 at every epoch
+    z = {f"laat_{s}_dev_micro": micro for s in (1, 2)}
+    z |= {f"laat_{s}_dev_macro": np.stack([np.zeros_like(curve), curve], 1) for s in (1, 2)}
+    assert tool.convergence_budget(z, (1, 2))[0] == 5
+    res = {"a": {"triples": [(1.0, 0.6), (3.0, 1.0)], "epochs": 20},     # fails on one triple (1.0 < 1.2)
+           "b": {"triples": [(1.0, 0.4), (2.0, 0.5)], "epochs": 30},     # passes but unaffordable
+           "c": {"triples": [(1.0, 0.4), (2.0, 0.9)], "epochs": 10}}     # passes
+    assert tool.choose4(res, ["a", "b", "c"]) == ("c", True)
+    res["c"]["triples"] = [(1.0, 0.8), (2.0, 0.9)]
+    assert tool.choose4(res, ["a", "b", "c"]) == ("a", False)             # none passes: largest min t (1.67 > 1.25)

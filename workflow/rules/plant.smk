@@ -94,6 +94,8 @@ rule plant_run:
         "logs/plant/run_{backbone}_{experiment}_seed{seed}.log",
     benchmark:
         "logs/plant/benchmarks/run_{backbone}_{experiment}_seed{seed}.tsv"
+    # the ablation jobs are the longest (~110 s): first, so that none of them runs alone at the end of a 2-core run
+    priority: lambda wildcards: 1 if wildcards.experiment == "ablation" else 0
     threads: 1
     resources:
         mem_mb=3000,

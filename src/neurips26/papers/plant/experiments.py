@@ -57,11 +57,12 @@ def tables_for(states: dict, corpus: Corpus, train_idx: np.ndarray, cfg, rng,
 
 
 def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream: list[int],
-        threshold: float | None = None) -> dict:
+        threshold: float | None = None, on_epoch=None) -> dict:
     """Train and evaluate one decoder variant. `stream` seeds its initialisation and its batch order: every variant
     of a seed x fraction x restart gets the same stream (common random numbers), so PLANT and LAAT start from the same
     weights and see the same batches, and their paired difference carries the method, not the draw. `threshold`
-    None: the variant's own dev-tuned threshold; else that threshold (the `laat` protocol, see run)."""
+    None: the variant's own dev-tuned threshold; else that threshold (the `laat` protocol, see run). `on_epoch`:
+    method.train's per-epoch callback (the pilot's)."""
     name, relevance, p, inattentive = variant
     rng = np.random.default_rng(stream)
     table = None
@@ -76,16 +77,16 @@ def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, strea
     grid = np.asarray(cfg.thresholds, dtype=float)
     Ydev = corpus.Y[dev_idx]
 
-    def score(probs):
-        t = metrics.best_threshold(probs, Ydev, grid)
-        return metrics.precision_at(probs, Ydev, 5) + metrics.micro_f1((probs >= t).astype(np.float32), Ydev)
+    kind = str(cfg.decoder.get("dev_score", "p5_micro"))
+    score = lambda probs: metrics.dev_score(probs, Ydev, grid, kind)  # noqa: E731
 
-    model, history, hit_cap = method.train(model, data, train_idx, dev_idx, cfg.decoder, rng, score)
+    model, history, hit_cap = method.train(model, data, train_idx, dev_idx, cfg.decoder, rng, score, on_epoch)
     dev, test = method.predict(model, data, dev_idx), method.predict(model, data, test_idx)
     if threshold is None:
         threshold = metrics.best_threshold(dev, Ydev, grid)
-    row = {"method": name, "p": p, "epochs": len(history), "best_epoch": int(np.argmax(history)) + 1,
-           "hit_cap": bool(hit_cap)}
+    fixed = str(cfg.decoder.get("stopping", "patience")) == "fixed"  # a fixed budget keeps its last epoch
+    row = {"method": name, "p": p, "epochs": len(history),
+           "best_epoch": len(history) if fixed else int(np.argmax(history)) + 1, "hit_cap": bool(hit_cap)}
     return row | metrics.evaluate(test, corpus.Y[test_idx], threshold, corpus.rare), model
 
 

@@ -93,11 +93,18 @@ def predict(model: Decoder, data: dict, idx: np.ndarray, batch: int = 256) -> np
 
 
 def train(model: Decoder, data: dict, train_idx: np.ndarray, dev_idx: np.ndarray, cfg, rng: np.random.Generator,
-          score) -> tuple[Decoder, list[float], bool]:
-    """Adam on BCE; after each epoch `score(dev probabilities)` (dev P@5 + micro-F1 at the best dev threshold); keeps
-    the best epoch and stops after cfg.patience epochs without improvement (the convergence rule), or at the safety
-    cap cfg.max_epochs. Returns (model at its best epoch, dev scores per epoch, whether the cap ended the run)."""
+          score, on_epoch=None) -> tuple[Decoder, list[float], bool]:
+    """Adam on BCE. `cfg.stopping` (issue #14 round 3):
+    - "patience" (default): after each epoch `score(dev probabilities)`; keeps the best epoch and stops after
+      cfg.patience epochs without improvement (the convergence rule), or at the safety cap cfg.max_epochs;
+    - "fixed": exactly cfg.max_epochs epochs (the budget, the same for every decoder), the last epoch kept, no dev
+      score computed (history holds NaN per epoch).
+    `on_epoch(model, data)` is called after every epoch (the pilot records per-epoch predictions with it).
+    Returns (model, dev scores per epoch, whether the safety cap ended a patience run; False for a fixed budget)."""
     H, ids, mask, Y = data["H"], data["ids"], data["mask"], data["Y"]
+    stopping = str(cfg.get("stopping", "patience"))
+    if stopping not in ("patience", "fixed"):
+        raise ValueError(f"decoder.stopping must be patience or fixed, not {stopping!r}")
     opt = optim.Adam(model.parameters(), lr=float(cfg.lr))
     best, best_state, history, stale = -np.inf, None, [], 0
     for _ in range(int(cfg.max_epochs)):
@@ -109,6 +116,11 @@ def train(model: Decoder, data: dict, train_idx: np.ndarray, dev_idx: np.ndarray
             opt.zero_grad()
             loss.backward()
             opt.step()
+        if on_epoch is not None:
+            on_epoch(model, data)
+        if stopping == "fixed":
+            history.append(float("nan"))
+            continue
         value = score(predict(model, data, dev_idx))
         history.append(value)
         if value > best:
@@ -118,5 +130,7 @@ def train(model: Decoder, data: dict, train_idx: np.ndarray, dev_idx: np.ndarray
             stale += 1
             if stale >= int(cfg.patience):
                 break
+    if stopping == "fixed":
+        return model, history, False
     model.load_state_dict(best_state)
     return model, history, stale < int(cfg.patience)

@@ -51,3 +51,18 @@ def evaluate(probs: np.ndarray, Y: np.ndarray, threshold: float, rare: np.ndarra
             "ndcg3": ndcg_at(probs, Y, 3), "ndcg5": ndcg_at(probs, Y, 5), "micro_f1": micro_f1(pred, Y),
             "macro_f1": macro_f1(pred, Y), "macro_f1_rare": macro_f1(pred, Y, rare),
             "macro_f1_frequent": macro_f1(pred, Y, ~rare), "threshold": threshold}
+
+
+DEV_SCORES = ("p5_micro", "macro", "p5_micro_macro")
+
+
+def dev_score(probs: np.ndarray, Y: np.ndarray, grid, kind: str = "p5_micro") -> float:
+    """The early-stopping score on dev, at the dev-best micro-F1 threshold t of `grid`: p5_micro = P@5 + micro-F1
+    (rounds 1-2); macro = macro-F1 (issue #14 round 3: the rare labels, 80% of the macro average, count);
+    p5_micro_macro = the sum of the three."""
+    if kind not in DEV_SCORES:
+        raise ValueError(f"decoder.dev_score must be one of {DEV_SCORES}, not {kind!r}")
+    pred = (probs >= best_threshold(probs, Y, grid)).astype(np.float32)
+    p5_micro = precision_at(probs, Y, 5) + micro_f1(pred, Y)
+    macro = macro_f1(pred, Y)
+    return {"p5_micro": p5_micro, "macro": macro, "p5_micro_macro": p5_micro + macro}[kind]
