@@ -238,3 +238,95 @@ def test_every_figure_has_a_stage():
 
     assert set(stages.FIGURES) == set(figures.FIGURES)
     assert {f"figure_{name}" for name in figures.FIGURES} <= set(stages.STAGES)
+
+
+def test_marker_block_without_padding_matches_the_module():
+    """A full panel skips the padding mask (across_markers): still the module's function."""
+    torch.manual_seed(1)
+    model = SetEncoder(name_dim=16, width=8, heads=2, inducing=3)
+    tokens, pad = torch.randn(4, 6, 8), torch.zeros(4, 6, dtype=torch.bool)
+    expected = model.marker_block(tokens, src_key_padding_mask=pad)
+    torch.testing.assert_close(model.across_markers(tokens, pad), expected, atol=1e-5, rtol=1e-5)
+
+
+def test_cytoset_max_pooling_gives_amax_values_and_gradients_bit_for_bit():
+    """DeepSet pools with max(1).values (a cheaper backward than amax): outputs and every parameter gradient equal
+    amax's exactly on continuous data (ReLU zeros included)."""
+    from neurips26.papers.cytometry_encoder.baselines import DeepSet
+
+    torch.manual_seed(0)
+    model = DeepSet(markers=5, width=16)
+    x, y = torch.randn(12, 40, 5), (torch.rand(12) > 0.5).float()
+
+    def grads(pool):
+        model.zero_grad()
+        h = model.phi(x)
+        out = model.rho(torch.cat([h.mean(1), pool(h)], -1)).squeeze(-1)
+        torch.nn.functional.binary_cross_entropy_with_logits(out, y).backward()
+        return out.detach(), [p.grad.clone() for p in model.parameters()]
+
+    out_amax, g_amax = grads(lambda h: h.amax(1))
+    model.zero_grad()
+    out = model(x)
+    torch.nn.functional.binary_cross_entropy_with_logits(out, y).backward()
+    assert torch.equal(out.detach(), out_amax)
+    assert all(torch.equal(p.grad, g) for p, g in zip(model.parameters(), g_amax))
+    assert (model.phi(x) == 0).any()  # the ReLU's ties at 0 are exercised
+
+
+_ALLOCATOR_SCRIPT = """
+import sys
+import numpy as np, torch
+from omegaconf import OmegaConf
+from neurips26.papers.cytometry_encoder import pretrain
+from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
+from neurips26.papers.cytometry_encoder.corpus import Sample
+torch.set_num_threads(1)
+if sys.argv[1] == "tuned":
+    assert keep_freed_memory()
+rng = np.random.default_rng(0)
+names = {m: rng.normal(size=128).astype(np.float32) for m in range(20)}
+samples = []
+for i in range(24):
+    ms = list(rng.choice(20, 8 + i % 5, replace=False))
+    samples.append(Sample(str(i), "s", rng.normal(size=(40, len(ms))).astype(np.float32), [str(m) for m in ms],
+                          np.stack([names[m] for m in ms]), "pretrain", "", "", -1))
+cfg = OmegaConf.create({"model": {"names": "hashed", "width": 16, "heads": 2, "inducing": 4},
+                        "pretrain": {"lr": 0.006, "weight_decay": 1e-4, "batch": 16, "mask_rate": 0.25,
+                                     "marker_drop": 0.15, "clip": 1.0, "steps": 12, "cells": 8}})
+torch.manual_seed(0)
+model = pretrain.build_model(cfg)
+loss, curve = pretrain.pretrain(model, samples, cfg, 0)
+z = pretrain.embed(model, samples, 20, 0)
+state = torch.cat([p.detach().flatten() for p in model.parameters()])
+print(curve.tobytes().hex() + state.numpy().tobytes().hex() + z.tobytes().hex())
+"""
+
+
+def test_keeping_freed_memory_changes_no_result():
+    """allocator.keep_freed_memory changes where buffers come from, never a number: the training loop and the frozen
+    embedding, in a fresh process with and without it, agree bit for bit; on glibc every mallopt call succeeds."""
+    import ctypes.util
+    import subprocess
+    import sys
+
+    out = {kind: subprocess.run([sys.executable, "-c", _ALLOCATOR_SCRIPT, kind], capture_output=True, text=True,
+                                check=True).stdout for kind in ("plain", "tuned")}
+    assert len(out["plain"]) > 1000 and out["plain"] == out["tuned"]
+    from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
+
+    if sys.platform.startswith("linux") and ctypes.util.find_library("c") == "libc.so.6":
+        assert keep_freed_memory()
+
+
+def test_training_stages_keep_freed_memory(monkeypatch, tmp_path):
+    """Every stage that trains or embeds (they share _over_seeds) applies the allocator settings before loading."""
+    from neurips26.papers.cytometry_encoder import allocator, experiments, stages
+
+    calls = []
+    monkeypatch.setattr(allocator, "keep_freed_memory", lambda: calls.append("mallopt") or True)
+    monkeypatch.setattr(experiments, "load", lambda *a, **k: calls.append("load") or ([], {}))
+    ctx = type("Ctx", (), {"threads": 1, "cfg": OmegaConf.create({"seeds": [0, 1]}),
+                           "inputs": [tmp_path, tmp_path / "vectors.npz"]})()
+    assert stages._over_seeds(ctx, lambda seed, samples, tasks: seed) == [0, 1]
+    assert calls == ["mallopt", "load"]

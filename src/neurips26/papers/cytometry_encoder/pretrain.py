@@ -63,7 +63,8 @@ def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> tuple[
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     # fused: one kernel for every parameter's AdamW update (the per-tensor loop was ~15 % of a step at width 32)
-    optimiser = optim.AdamW(model.parameters(), lr=float(p.lr), weight_decay=float(p.weight_decay), fused=True)
+    params = list(model.parameters())  # once: model.parameters() walks the module tree (clipping asked every step)
+    optimiser = optim.AdamW(params, lr=float(p.lr), weight_decay=float(p.weight_decay), fused=True)
     clip = float(p.get("clip", 0.0))
     steps = int(p.steps)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps)
@@ -79,7 +80,7 @@ def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> tuple[
         optimiser.zero_grad()
         loss.backward()
         if clip > 0:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+            torch.nn.utils.clip_grad_norm_(params, clip)
         optimiser.step()
         schedule.step()
         with torch.no_grad():
@@ -99,7 +100,7 @@ def converged(losses: np.ndarray, window: float, tolerance: float) -> tuple[bool
     return bool(improvement < tolerance), improvement
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def embed(model: SetEncoder, samples: list[Sample], cells: int, seed: int, drop: list[list[str]] | None = None,
           batch_size: int = 8, with_cells: bool = False):
     """Frozen sample embeddings [N, 2W] (and, with_cells, the contextual cell embeddings [N, cells, W]). Batches of 8
