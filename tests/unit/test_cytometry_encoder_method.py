@@ -249,31 +249,6 @@ def test_marker_block_without_padding_matches_the_module():
     torch.testing.assert_close(model.across_markers(tokens, pad), expected, atol=1e-5, rtol=1e-5)
 
 
-def test_cytoset_max_pooling_gives_amax_values_and_gradients_bit_for_bit():
-    """DeepSet pools with max(1).values (a cheaper backward than amax): outputs and every parameter gradient equal
-    amax's exactly on continuous data (ReLU zeros included)."""
-    from neurips26.papers.cytometry_encoder.baselines import DeepSet
-
-    torch.manual_seed(0)
-    model = DeepSet(markers=5, width=16)
-    x, y = torch.randn(12, 40, 5), (torch.rand(12) > 0.5).float()
-
-    def grads(pool):
-        model.zero_grad()
-        h = model.phi(x)
-        out = model.rho(torch.cat([h.mean(1), pool(h)], -1)).squeeze(-1)
-        torch.nn.functional.binary_cross_entropy_with_logits(out, y).backward()
-        return out.detach(), [p.grad.clone() for p in model.parameters()]
-
-    out_amax, g_amax = grads(lambda h: h.amax(1))
-    model.zero_grad()
-    out = model(x)
-    torch.nn.functional.binary_cross_entropy_with_logits(out, y).backward()
-    assert torch.equal(out.detach(), out_amax)
-    assert all(torch.equal(p.grad, g) for p, g in zip(model.parameters(), g_amax))
-    assert (model.phi(x) == 0).any()  # the ReLU's ties at 0 are exercised
-
-
 _ALLOCATOR_SCRIPT = """
 import sys
 import numpy as np, torch
@@ -330,3 +305,71 @@ def test_training_stages_keep_freed_memory(monkeypatch, tmp_path):
                            "inputs": [tmp_path, tmp_path / "vectors.npz"]})()
     assert stages._over_seeds(ctx, lambda seed, samples, tasks: seed) == [0, 1]
     assert calls == ["mallopt", "load"]
+
+
+def _tiny_corpus(n=16, markers=10, seed=0):
+    from neurips26.papers.cytometry_encoder.corpus import Sample
+
+    rng = np.random.default_rng(seed)
+    names = {m: rng.normal(size=128).astype(np.float32) for m in range(markers)}
+    out = []
+    for i in range(n):
+        ms = list(rng.choice(markers, 5 + i % 4, replace=False))
+        out.append(Sample(str(i), "s", rng.normal(size=(30, len(ms))).astype(np.float32), [str(m) for m in ms],
+                          np.stack([names[m] for m in ms]), "pretrain", "", "", -1))
+    return out
+
+
+def test_on_step_sees_every_step_and_embedding_there_changes_nothing():
+    """pretrain(on_step=...) is called at 0, 1, ..., steps; a callback that embeds (as the positive-control diagnostic
+    does) leaves the curve and the weights bit for bit as without it."""
+    from neurips26.papers.cytometry_encoder import pretrain
+
+    samples = _tiny_corpus()
+    cfg = OmegaConf.create({"model": {"names": "hashed", "width": 8, "heads": 2, "inducing": 3},
+                            "pretrain": {"lr": 0.006, "weight_decay": 1e-4, "batch": 8, "mask_rate": 0.25,
+                                         "marker_drop": 0.15, "clip": 1.0, "steps": 6, "cells": 8}})
+    runs = []
+    for hook in (False, True):
+        torch.manual_seed(0)
+        model = pretrain.build_model(cfg)
+        seen = []
+
+        def on_step(step, m, seen=seen):
+            seen.append(step)
+            pretrain.embed(m, samples[:4], 10, 3)
+
+        _, curve = pretrain.pretrain(model, samples, cfg, 0, on_step=on_step if hook else None)
+        runs.append((curve, torch.cat([p.detach().flatten() for p in model.parameters()]), seen))
+    assert runs[1][2] == list(range(7)) and runs[0][2] == []
+    assert np.array_equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
+
+
+def test_recorded_populations_leave_the_universe_generator_unchanged():
+    """The diagnostic's sample_cells makes the same events and leaves the generator in the same state as the
+    universe's, and records frequencies of the populations it drew."""
+    from neurips26.papers.cytometry_encoder import universe
+    from neurips26.papers.cytometry_encoder.diagnostics import recording_sample_cells
+
+    u = OmegaConf.create({"concentration": 60, "cells_per_sample": 200, "noise_sd": 0.35, "cofactor": 150})
+    rng = np.random.default_rng(3)
+    profile = universe.populations(rng, 6, 5, 0.35)
+    base_logp = np.log(rng.dirichlet(np.full(6, 2.0)) + 0.02)
+    shift_logp = np.zeros(6)
+    shift_logp[2] = 3.0  # a strongly moved population
+    args = (profile, base_logp, shift_logp, rng.normal(0, 0.3, 5), np.ones(5), u)
+    a, b, recorded = np.random.default_rng(9), np.random.default_rng(9), []
+    expected = universe.sample_cells(a, *args)
+    got = recording_sample_cells(recorded)(b, *args)
+    assert np.array_equal(got, expected) and a.random() == b.random()
+    assert len(recorded) == 1 and recorded[0].sum() == pytest.approx(1.0) and recorded[0].argmax() == 2
+
+
+def test_cv_r2_is_high_for_a_linear_target_and_low_for_noise():
+    from neurips26.papers.cytometry_encoder.diagnostics import cv_r2
+
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(100, 20))
+    folds = np.arange(100) % 5
+    assert cv_r2(z, z[:, :3] @ np.array([1.0, -2.0, 0.5]), folds, alpha=0.01) > 0.95
+    assert cv_r2(z, rng.normal(size=100), folds) < 0.05

@@ -62,10 +62,7 @@ class DeepSet(nn.Module):
 
     def forward(self, x):  # [B, C, M]
         h = self.phi(x)
-        # max(1).values, not amax(1): the same values, and the same gradient wherever the maximum is unique (amax
-        # splits it among tied cells; after the ReLU the only ties are at 0, whose gradient the ReLU zeroes either
-        # way); amax's backward converts a [B, C, W] mask to float and divides, ~20 % of a CytoSet step (README)
-        return self.rho(torch.cat([h.mean(1), h.max(1).values], -1)).squeeze(-1)
+        return self.rho(torch.cat([h.mean(1), h.amax(1)], -1)).squeeze(-1)
 
 
 def cytoset_fit_predict(samples: list[Sample], cfg, seed: int):
