@@ -99,12 +99,40 @@ def bench_line(logs: Path) -> str:
             + f"; sum {total_wall:.0f} s wall, {total_cpu:.0f} s CPU ({len(jobs)} jobs)")
 
 
+def diagnostic_table(paths: list[Path]) -> str:
+    """The positive-control diagnostic (tools/cytometry_encoder_positive_control_diagnostic.py): per seed and snapshot
+    step, the frozen AUROC (signal-task mean, cross_study), the CV R^2 of cross_study's moved populations' true
+    frequencies and of all 12, and the study-identity AUROC on cross_study; then the true-frequency ceilings."""
+    signal = TASKS[:4]
+    head = ("| seed | step | signal-task mean AUROC | cross_study AUROC | cross_study R^2 up / down | cross_study R^2 "
+            "mean (12 pops) | signal tasks R^2 up / down (mean) | cross_study study AUROC |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for path in paths:
+        rep = json.loads(Path(path).read_text())
+        for step, out in rep["snapshots"].items():
+            c = out["cross_study"]
+            up = sum(out[t]["r2_up"] for t in signal) / 4
+            down = sum(out[t]["r2_down"] for t in signal) / 4
+            lines.append(f"| {rep['seed']} | {step} | {sum(out[t]['auroc'] for t in signal) / 4:.3f} | {c['auroc']:.3f} "
+                         f"| {c['r2_up']:.2f} / {c['r2_down']:.2f} | {c['r2_mean']:.2f} | {up:.2f} / {down:.2f} "
+                         f"| {c['study_auroc']:.3f} |")
+        o = rep["oracle"]
+        lines.append(f"| {rep['seed']} | true frequencies as features | "
+                     f"{sum(o[t]['true_frequencies_auroc'] for t in signal) / 4:.3f} | "
+                     f"{o['cross_study']['true_frequencies_auroc']:.3f} (moved log-ratio alone: "
+                     f"{o['cross_study']['moved_log_ratio_auroc']:.3f}) | – | – | – | – |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=Path, nargs="+", required=True)
     parser.add_argument("--pilot", type=Path, nargs="*", default=[])
     parser.add_argument("--logs", type=Path, nargs="*", default=[], help="runs' logs/cytometry_encoder folders")
+    parser.add_argument("--diagnostic", type=Path, nargs="*", default=[], help="positive-control diagnostic JSONs")
     args = parser.parse_args()
+    if args.diagnostic:
+        print(diagnostic_table(args.diagnostic), end="\n\n")
     if args.pilot:
         print(pilot_table(args.pilot), end="\n\n")
     print(tasks_table(args.runs[0]), end="\n\n")

@@ -238,3 +238,138 @@ def test_every_figure_has_a_stage():
 
     assert set(stages.FIGURES) == set(figures.FIGURES)
     assert {f"figure_{name}" for name in figures.FIGURES} <= set(stages.STAGES)
+
+
+def test_marker_block_without_padding_matches_the_module():
+    """A full panel skips the padding mask (across_markers): still the module's function."""
+    torch.manual_seed(1)
+    model = SetEncoder(name_dim=16, width=8, heads=2, inducing=3)
+    tokens, pad = torch.randn(4, 6, 8), torch.zeros(4, 6, dtype=torch.bool)
+    expected = model.marker_block(tokens, src_key_padding_mask=pad)
+    torch.testing.assert_close(model.across_markers(tokens, pad), expected, atol=1e-5, rtol=1e-5)
+
+
+_ALLOCATOR_SCRIPT = """
+import sys
+import numpy as np, torch
+from omegaconf import OmegaConf
+from neurips26.papers.cytometry_encoder import pretrain
+from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
+from neurips26.papers.cytometry_encoder.corpus import Sample
+torch.set_num_threads(1)
+if sys.argv[1] == "tuned":
+    assert keep_freed_memory()
+rng = np.random.default_rng(0)
+names = {m: rng.normal(size=128).astype(np.float32) for m in range(20)}
+samples = []
+for i in range(24):
+    ms = list(rng.choice(20, 8 + i % 5, replace=False))
+    samples.append(Sample(str(i), "s", rng.normal(size=(40, len(ms))).astype(np.float32), [str(m) for m in ms],
+                          np.stack([names[m] for m in ms]), "pretrain", "", "", -1))
+cfg = OmegaConf.create({"model": {"names": "hashed", "width": 16, "heads": 2, "inducing": 4},
+                        "pretrain": {"lr": 0.006, "weight_decay": 1e-4, "batch": 16, "mask_rate": 0.25,
+                                     "marker_drop": 0.15, "clip": 1.0, "steps": 12, "cells": 8}})
+torch.manual_seed(0)
+model = pretrain.build_model(cfg)
+loss, curve = pretrain.pretrain(model, samples, cfg, 0)
+z = pretrain.embed(model, samples, 20, 0)
+state = torch.cat([p.detach().flatten() for p in model.parameters()])
+print(curve.tobytes().hex() + state.numpy().tobytes().hex() + z.tobytes().hex())
+"""
+
+
+def test_keeping_freed_memory_changes_no_result():
+    """allocator.keep_freed_memory changes where buffers come from, never a number: the training loop and the frozen
+    embedding, in a fresh process with and without it, agree bit for bit; on glibc every mallopt call succeeds."""
+    import ctypes.util
+    import subprocess
+    import sys
+
+    out = {kind: subprocess.run([sys.executable, "-c", _ALLOCATOR_SCRIPT, kind], capture_output=True, text=True,
+                                check=True).stdout for kind in ("plain", "tuned")}
+    assert len(out["plain"]) > 1000 and out["plain"] == out["tuned"]
+    from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
+
+    if sys.platform.startswith("linux") and ctypes.util.find_library("c") == "libc.so.6":
+        assert keep_freed_memory()
+
+
+def test_training_stages_keep_freed_memory(monkeypatch, tmp_path):
+    """Every stage that trains or embeds (they share _over_seeds) applies the allocator settings before loading."""
+    from neurips26.papers.cytometry_encoder import allocator, experiments, stages
+
+    calls = []
+    monkeypatch.setattr(allocator, "keep_freed_memory", lambda: calls.append("mallopt") or True)
+    monkeypatch.setattr(experiments, "load", lambda *a, **k: calls.append("load") or ([], {}))
+    ctx = type("Ctx", (), {"threads": 1, "cfg": OmegaConf.create({"seeds": [0, 1]}),
+                           "inputs": [tmp_path, tmp_path / "vectors.npz"]})()
+    assert stages._over_seeds(ctx, lambda seed, samples, tasks: seed) == [0, 1]
+    assert calls == ["mallopt", "load"]
+
+
+def _tiny_corpus(n=16, markers=10, seed=0):
+    from neurips26.papers.cytometry_encoder.corpus import Sample
+
+    rng = np.random.default_rng(seed)
+    names = {m: rng.normal(size=128).astype(np.float32) for m in range(markers)}
+    out = []
+    for i in range(n):
+        ms = list(rng.choice(markers, 5 + i % 4, replace=False))
+        out.append(Sample(str(i), "s", rng.normal(size=(30, len(ms))).astype(np.float32), [str(m) for m in ms],
+                          np.stack([names[m] for m in ms]), "pretrain", "", "", -1))
+    return out
+
+
+def test_on_step_sees_every_step_and_embedding_there_changes_nothing():
+    """pretrain(on_step=...) is called at 0, 1, ..., steps; a callback that embeds (as the positive-control diagnostic
+    does) leaves the curve and the weights bit for bit as without it."""
+    from neurips26.papers.cytometry_encoder import pretrain
+
+    samples = _tiny_corpus()
+    cfg = OmegaConf.create({"model": {"names": "hashed", "width": 8, "heads": 2, "inducing": 3},
+                            "pretrain": {"lr": 0.006, "weight_decay": 1e-4, "batch": 8, "mask_rate": 0.25,
+                                         "marker_drop": 0.15, "clip": 1.0, "steps": 6, "cells": 8}})
+    runs = []
+    for hook in (False, True):
+        torch.manual_seed(0)
+        model = pretrain.build_model(cfg)
+        seen = []
+
+        def on_step(step, m, seen=seen):
+            seen.append(step)
+            pretrain.embed(m, samples[:4], 10, 3)
+
+        _, curve = pretrain.pretrain(model, samples, cfg, 0, on_step=on_step if hook else None)
+        runs.append((curve, torch.cat([p.detach().flatten() for p in model.parameters()]), seen))
+    assert runs[1][2] == list(range(7)) and runs[0][2] == []
+    assert np.array_equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
+
+
+def test_recorded_populations_leave_the_universe_generator_unchanged():
+    """The diagnostic's sample_cells makes the same events and leaves the generator in the same state as the
+    universe's, and records frequencies of the populations it drew."""
+    from neurips26.papers.cytometry_encoder import universe
+    from neurips26.papers.cytometry_encoder.diagnostics import recording_sample_cells
+
+    u = OmegaConf.create({"concentration": 60, "cells_per_sample": 200, "noise_sd": 0.35, "cofactor": 150})
+    rng = np.random.default_rng(3)
+    profile = universe.populations(rng, 6, 5, 0.35)
+    base_logp = np.log(rng.dirichlet(np.full(6, 2.0)) + 0.02)
+    shift_logp = np.zeros(6)
+    shift_logp[2] = 3.0  # a strongly moved population
+    args = (profile, base_logp, shift_logp, rng.normal(0, 0.3, 5), np.ones(5), u)
+    a, b, recorded = np.random.default_rng(9), np.random.default_rng(9), []
+    expected = universe.sample_cells(a, *args)
+    got = recording_sample_cells(recorded)(b, *args)
+    assert np.array_equal(got, expected) and a.random() == b.random()
+    assert len(recorded) == 1 and recorded[0].sum() == pytest.approx(1.0) and recorded[0].argmax() == 2
+
+
+def test_cv_r2_is_high_for_a_linear_target_and_low_for_noise():
+    from neurips26.papers.cytometry_encoder.diagnostics import cv_r2
+
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(100, 20))
+    folds = np.arange(100) % 5
+    assert cv_r2(z, z[:, :3] @ np.array([1.0, -2.0, 0.5]), folds, alpha=0.01) > 0.95
+    assert cv_r2(z, rng.normal(size=100), folds) < 0.05

@@ -70,7 +70,9 @@ class SetEncoder(nn.Module):
         q, k, v = (nn.functional.linear(layer.norm1(t), layer.self_attn.in_proj_weight, layer.self_attn.in_proj_bias)
                    .view(n, m, 3, heads, w // heads).permute(2, 0, 3, 1, 4))           # each [N, H, M, W / H]
         scores = (q @ k.transpose(-1, -2)) * (1 / math.sqrt(w // heads))
-        attention = scores.masked_fill(pad[:, None, None, :], float("-inf")).softmax(-1)
+        if pad.any():  # (a full panel -- every evaluation without test-time removal -- has nothing to mask)
+            scores = scores.masked_fill(pad[:, None, None, :], float("-inf"))
+        attention = scores.softmax(-1)
         t = t + layer.self_attn.out_proj((attention @ v).transpose(1, 2).reshape(n, m, w))
         return t + layer.linear2(layer.activation(layer.linear1(layer.norm2(t))))
 

@@ -36,9 +36,11 @@ def main() -> None:
     from neurips26.common.config import compose
     from neurips26.common.seeding import seed_everything, set_threads
     from neurips26.papers.cytometry_encoder import experiments, ingest, marker_vectors, pretrain
+    from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
     from neurips26.papers.cytometry_encoder.universe import generate
 
     set_threads(1)
+    keep_freed_memory()
     cfg = compose("cytometry_encoder", ["scale=default", f"seeds=[{args.seed}]", *args.overrides])
     if cfg.seeds != [args.seed] or args.seed in range(6):
         raise SystemExit("the pilot seed must lie outside the configured seeds 0-5")

@@ -54,21 +54,28 @@ def masks(present: torch.Tensor, cells: int, mask_rate: float, marker_drop: floa
     return hidden, dropped
 
 
-def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> tuple[float, np.ndarray]:
+def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int, on_step=None) -> tuple[float, np.ndarray]:
     """Train by masked reconstruction (+ whole-marker dropout). Returns the mean loss over the last 10% of steps and the
     curve [steps, 2]: the loss per step and, beside it, the reference loss of predicting every hidden value by its
     sample's mean of that marker (an oracle that knows the sample's marker means but not the cell's other markers):
-    a loss below it means the encoder reads a cell's co-expression, the structure populations are made of."""
+    a loss below it means the encoder reads a cell's co-expression, the structure populations are made of.
+    `on_step(step, model)`, if given, is called before the first step (0) and after every step (1..steps), in train
+    mode; it may embed (the training draws its own generators, never a global one) but must leave the model as it was
+    (tools/cytometry_encoder_positive_control_diagnostic.py probes snapshots along the schedule)."""
     p = cfg.pretrain
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     # fused: one kernel for every parameter's AdamW update (the per-tensor loop was ~15 % of a step at width 32)
-    optimiser = optim.AdamW(model.parameters(), lr=float(p.lr), weight_decay=float(p.weight_decay), fused=True)
+    params = list(model.parameters())  # once: model.parameters() walks the module tree (clipping asked every step)
+    optimiser = optim.AdamW(params, lr=float(p.lr), weight_decay=float(p.weight_decay), fused=True)
     clip = float(p.get("clip", 0.0))
     steps = int(p.steps)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps)
     curve = np.zeros((steps, 2))
     model.train()
+    if on_step is not None:
+        on_step(0, model)
+        model.train()
     for step in range(steps):
         chosen = [samples[i] for i in rng.choice(len(samples), min(int(p.batch), len(samples)), replace=False)]
         x, names, present = batch(chosen, int(p.cells), rng, indexed=True)
@@ -79,12 +86,15 @@ def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int) -> tuple[
         optimiser.zero_grad()
         loss.backward()
         if clip > 0:
-            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+            torch.nn.utils.clip_grad_norm_(params, clip)
         optimiser.step()
         schedule.step()
         with torch.no_grad():
             reference = ((x - x.mean(1, keepdim=True))[target] ** 2).mean()
         curve[step] = loss.item(), reference.item()
+        if on_step is not None:
+            on_step(step + 1, model)
+            model.train()
     return float(curve[-max(1, steps // 10):, 0].mean()), curve
 
 
@@ -99,7 +109,7 @@ def converged(losses: np.ndarray, window: float, tolerance: float) -> tuple[bool
     return bool(improvement < tolerance), improvement
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def embed(model: SetEncoder, samples: list[Sample], cells: int, seed: int, drop: list[list[str]] | None = None,
           batch_size: int = 8, with_cells: bool = False):
     """Frozen sample embeddings [N, 2W] (and, with_cells, the contextual cell embeddings [N, cells, W]). Batches of 8
