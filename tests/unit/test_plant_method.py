@@ -175,3 +175,27 @@ def test_dataset_split_keeps_labels_seen_in_train_and_test_and_counts_zero_shot(
         data.build(docs, 21, (0.5, 0.2), 5, 0)
     with pytest.raises(UserError, match="malformed"):
         data.corpus({"labels": ["A"]})
+
+
+def test_planted_logits_equal_a_loop_over_the_entries_with_gradients():
+    rng = np.random.default_rng(6)
+    table = method.inattention(rng.normal(size=(10, 4)), 3)
+    ids = torch.as_tensor(rng.integers(0, 10, size=(7, 5)))
+    mask = torch.as_tensor(rng.random((7, 5)) < 0.8)
+    planted = method.sparse_planted(table, ids.numpy(), mask.numpy(), chunk=3)
+    docs = torch.tensor([5, 0, 3, 6])
+    zb = torch.as_tensor(rng.normal(size=(4, 5, 4)), dtype=torch.float64).requires_grad_()
+    got = method.planted_logits(zb, {k: v.double() if k == "weight" else v for k, v in planted.items()}, docs)
+    want = torch.zeros(4, 4, dtype=torch.float64)
+    weight = torch.zeros(4, 5, 4, dtype=torch.float64)   # d logit[b, l] / d zb[b, t, l]
+    for b, d in enumerate(docs.tolist()):
+        for e in range(int(planted["start"][d]), int(planted["start"][d + 1])):
+            t, lab, w = int(planted["pos"][e]), int(planted["label"][e]), float(planted["weight"][e])
+            want[b, lab] += w * float(zb.detach()[b, t, lab])
+            weight[b, t, lab] += w
+    torch.testing.assert_close(got.detach(), want)
+    got.sum().backward()
+    torch.testing.assert_close(zb.grad, weight)
+    # and the weights are the planted attention: for each (doc, label), they sum to 1 or the label keeps no token
+    dense = method.planted_attention(torch.tensor(table), ids[docs], mask[docs]).double()
+    torch.testing.assert_close(weight, dense)

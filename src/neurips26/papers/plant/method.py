@@ -71,14 +71,24 @@ class Decoder(torch.nn.Module):
             return (a * (z @ self.beta.T)).sum(1) + self.bias
         z = torch.tanh(self.proj(H))
         a = torch.softmax((z @ self.u.T).masked_fill(~mask[..., None], -torch.inf), 1)
-        learned = (a * (z @ self.beta.T)).sum(1)
-        rows = [torch.arange(planted["start"][d], planted["start"][d + 1]) for d in docs.tolist()]
-        sel = torch.cat(rows)
-        local = torch.repeat_interleave(torch.arange(len(rows)), torch.tensor([len(r) for r in rows]))
-        lab = planted["label"][sel]
-        term = planted["weight"][sel] * (z[local, planted["pos"][sel]] * self.beta[lab]).sum(-1)
-        planted_logit = torch.zeros_like(learned).index_put_((local, lab), term, accumulate=True)
-        return (1 - self.p) * learned + self.p * planted_logit + self.bias
+        zb = z @ self.beta.T   # (B, T, L): z_t . beta_l, shared by the learned and the planted term
+        learned = (a * zb).sum(1)
+        return (1 - self.p) * learned + self.p * planted_logits(zb, planted, docs) + self.bias
+
+
+def planted_logits(zb: torch.Tensor, planted: dict, docs: torch.Tensor) -> torch.Tensor:
+    """(B, L): for each batch document b and label l, the sum over its planted entries (position t, label l, weight w)
+    of w * zb[b, t, l], with zb[b, t, l] = z_t . beta_l, the (B, T, L) product the learned term computes anyway: the
+    planted term gathers one number per entry from it (no (entries, d_a) gathers; its gradient flows into zb).
+    The batch's entries are selected with flat indices (no Python loop over documents)."""
+    B, T, L = zb.shape
+    start = planted["start"]
+    first, count = start[docs], start[docs + 1] - start[docs]
+    local = torch.repeat_interleave(torch.arange(B), count)
+    sel = torch.arange(int(count.sum())) + torch.repeat_interleave(first - (torch.cumsum(count, 0) - count), count)
+    lab = planted["label"][sel]
+    term = planted["weight"][sel] * zb.reshape(-1)[(local * T + planted["pos"][sel]) * L + lab]
+    return torch.zeros(B * L, dtype=zb.dtype).index_put_((local * L + lab,), term, accumulate=True).view(B, L)
 
 
 def predict(model: Decoder, data: dict, idx: np.ndarray, batch: int = 256) -> np.ndarray:

@@ -80,18 +80,29 @@ def cache(ctx: StageContext) -> None:
 
 
 def run(ctx: StageContext) -> None:
-    """--input dataset.json states.npz --output run.csv [attention.csv], experiment=<main|ablation|fraction>."""
+    """--input dataset.json states.npz [main.csv] --output run.csv [attention.csv], experiment=<main|ablation|fraction>.
+    The ablation run may take the main run's CSV of the same backbone and seed: its LAAT thresholds (the `laat`
+    protocol) are read from it instead of training that LAAT again (experiments.run)."""
     import torch
 
     set_threads(ctx.threads)
     seed = ctx.require_seed()
     seed_everything(seed)
-    kind, backbone = str(ctx.cfg.get("experiment")), Path(ctx.inputs[1]).stem
-    if len(ctx.inputs) != 2 or kind not in ("main", "ablation", "fraction"):
-        raise UserError("run needs --input dataset.json states/<backbone>.npz and experiment=main|ablation|fraction")
+    kind = str(ctx.cfg.get("experiment"))
+    if not 2 <= len(ctx.inputs) <= 3 or kind not in ("main", "ablation", "fraction") or (
+            len(ctx.inputs) == 3 and kind != "ablation"):
+        raise UserError("run needs --input dataset.json states/<backbone>.npz [main run CSV, ablation only] and "
+                        "experiment=main|ablation|fraction")
+    backbone = Path(ctx.inputs[1]).stem
     torch.set_num_threads(max(1, ctx.threads))
+    laat = None
+    if len(ctx.inputs) == 3:
+        try:
+            laat = experiments.laat_thresholds_of(pd.read_csv(ctx.inputs[2]), backbone, seed)
+        except (OSError, KeyError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            raise UserError(f"{ctx.inputs[2]}: cannot read the main run's LAAT thresholds ({exc!r})") from None
     frame, attention = experiments.run(kind, backbone, _read_states(ctx.inputs[1]), _read_dataset(ctx.inputs[0]),
-                                       ctx.cfg, seed)
+                                       ctx.cfg, seed, laat)
     write_csv(ctx.outputs[0], frame)
     if len(ctx.outputs) > 1:
         write_csv(ctx.outputs[1], attention)
