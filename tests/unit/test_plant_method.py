@@ -199,3 +199,22 @@ def test_planted_logits_equal_a_loop_over_the_entries_with_gradients():
     # and the weights are the planted attention: for each (doc, label), they sum to 1 or the label keeps no token
     dense = method.planted_attention(torch.tensor(table), ids[docs], mask[docs]).double()
     torch.testing.assert_close(weight, dense)
+
+
+def test_a_batch_without_padding_skips_the_mask_with_the_same_logits_and_gradients():
+    rng = np.random.default_rng(7)
+    H = torch.as_tensor(rng.normal(size=(3, 5, 4)), dtype=torch.float32)
+    ids = torch.as_tensor(rng.integers(0, 6, size=(3, 5)))
+    for mask in (torch.ones((3, 5), dtype=torch.bool), torch.as_tensor(rng.random((3, 5)) < 0.7)):
+        torch.manual_seed(0)
+        model = method.Decoder(4, 3, 2, 0.0, None)
+        out = model(H, ids, mask)
+        out.sum().backward()
+        z = torch.tanh(model.proj(H))
+        ref = (torch.softmax((z @ model.u.T).masked_fill(~mask[..., None], -torch.inf), 1) * (z @ model.beta.T)).sum(1)
+        ref = ref + model.bias
+        grads = torch.autograd.grad(ref.sum(), [model.u, model.beta, model.proj.weight])
+        assert torch.equal(out, ref)
+        for g, p in zip(grads, [model.u, model.beta, model.proj.weight]):
+            assert torch.equal(g, p.grad)
+    assert method._pad_masked(out, torch.ones((3, 5), dtype=torch.bool)) is out

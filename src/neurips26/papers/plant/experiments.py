@@ -9,7 +9,6 @@ import torch
 
 from neurips26.common.errors import UserError
 from neurips26.papers.plant import l2r, method, metrics, mi
-from neurips26.papers.plant.baselines import tfidf_lr
 from neurips26.papers.plant.data import Corpus
 
 # experiment -> the decoder variants it trains (name, relevance, p, inattention). "oracle" is the positive control:
@@ -143,6 +142,8 @@ def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int,
                 if kind == "main" and variant[0] == "plant" and restart == 0:
                     attention = attention_rows(model, data, states, corpus, test_idx, cfg, seed)
         if kind == "main" and backbone == "minilm" and cfg.tfidf.enabled:
+            from neurips26.papers.plant.baselines import tfidf_lr  # scikit-learn: only the main run needs it
+
             probs = tfidf_lr(corpus.texts, corpus.Y, train_idx, float(cfg.tfidf.C), int(cfg.tfidf.max_features))
             threshold = metrics.best_threshold(probs[dev_idx], corpus.Y[dev_idx], np.asarray(cfg.thresholds, float))
             rows.append({"backbone": "tfidf", "experiment": kind, "seed": seed, "restart": 0, "fraction": fraction,
