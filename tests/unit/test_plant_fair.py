@@ -313,3 +313,23 @@ def test_the_table_cache_across_restarts_changes_nothing():
             cached = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, 0.5, cache=cache)[0]
             pd.testing.assert_frame_equal(pd.DataFrame([cached]), pd.DataFrame([fresh]))
     assert sorted(cache) == [("l2r", True), ("oracle", True)]
+
+
+def test_pilot5_control_uses_the_first_dev_documents_and_the_rule_needs_both_triples():
+    pilot = _pilot_tool()
+    # 2 labels, dev = documents 0-3 (the first 2 are "the current dev set"), test = 4-7
+    Y = np.array([[1, 0], [0, 1], [1, 1], [0, 1], [1, 0], [0, 1], [1, 0], [0, 1]], dtype=np.float32)
+    pad = lambda a: np.hstack([a, np.zeros((len(a), 3), dtype=a.dtype)])   # noqa: E731 (3 labels never positive: P@5 needs 5)
+    corpus = Corpus(labels=list("ABCDE"), train_counts=np.array([3, 3, 1, 1, 1]), rare=np.array([1, 0, 1, 1, 1]) > 0,
+                    texts=[""] * 8, split=np.array(["dev"] * 4 + ["test"] * 4), Y=pad(Y))
+    laat_dev = np.array([[0.6, 0.4], [0.2, 0.6], [0.4, 0.4], [0.1, 0.4]])   # best threshold: 0.5 on 2 docs, 0.3 on 4
+    z = {"laat_0_0_dev": pad(laat_dev), "laat_0_0_test": pad(np.full((4, 2), 0.45)),
+         "oracle_0_0_test": pad(np.array([[0.9, 0.1], [0.1, 0.9], [0.9, 0.1], [0.1, 0.9]]))}
+    grid = [0.3, 0.5]
+    # at 0.5: LAAT predicts nothing (macro-F1 0), the oracle is perfect (1): +100 points
+    assert pilot.control5(z, corpus, 0, 1, 2, grid) == pytest.approx(100.0)
+    # at 0.3: LAAT predicts every label everywhere: F1 2/3 on both labels; the oracle still perfect
+    assert pilot.control5(z, corpus, 0, 1, 4, grid) == pytest.approx(100 * (1 - 2 / 3))
+    a, b = pilot.TRIPLES5
+    assert pilot.choose5({(400, a): (1.0, 0.4), (400, b): (1.0, 0.3), (100, a): (0.0, 1.0), (100, b): (0.0, 1.0)}) == 400
+    assert pilot.choose5({(400, a): (1.0, 0.4), (400, b): (1.0, 0.6), (100, a): (5.0, 1.0), (100, b): (5.0, 1.0)}) == 100

@@ -173,6 +173,15 @@ def test_dataset_split_keeps_labels_seen_in_train_and_test_and_counts_zero_shot(
     assert corpus.Y.shape == (20, 2) and corpus.Y[:, 0].all()
     with pytest.raises(UserError, match="n_docs"):
         data.build(docs, 21, (0.5, 0.2), 5, 0)
+    # extra dev documents: the next ones of the same draw, after the 14; train, test and the labels stay
+    base = data.build(docs, 14, (0.5, 0.2), rare_max=5, seed=0)
+    more = data.build(docs, 14, (0.5, 0.2), rare_max=5, seed=0, extra_dev=4)
+    assert more["docs"][:14] == base["docs"][:14] and more["labels"] == base["labels"]
+    assert [d["split"] for d in more["docs"][14:]] == ["dev"] * 4
+    assert more["stats"]["dev"] == base["stats"]["dev"] + 4 and more["stats"]["test"] == base["stats"]["test"]
+    assert [d["pmid"] for d in more["docs"][14:]] == [d["pmid"] for d in out["docs"][14:18]]
+    with pytest.raises(UserError, match="extra_dev"):
+        data.build(docs, 14, (0.5, 0.2), 5, 0, extra_dev=7)
     with pytest.raises(UserError, match="malformed"):
         data.corpus({"labels": ["A"]})
 

@@ -41,7 +41,8 @@ def prepare(ctx: StageContext) -> None:
     _require_embedded(ctx)
     c = ctx.cfg.dataset
     prepared = data.build(data.read_medline(prepared_data_dir(ctx, DATASET)), int(c.n_docs),
-                          (float(c.train_fraction), float(c.dev_fraction)), int(c.rare_max), int(c.split_seed))
+                          (float(c.train_fraction), float(c.dev_fraction)), int(c.rare_max), int(c.split_seed),
+                          int(c.get("extra_dev", 0)))
     write_json(ctx.output, prepared)
 
 
