@@ -16,8 +16,10 @@ PLANT_TABLES = {
     "paired": PLANT_RUNS,
 }
 
-EXTRA_OUTPUTS["plant"] = expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS) + expand(
-    "results/plant/states/{backbone}.npz", backbone=PLANT_BACKBONES
+EXTRA_OUTPUTS["plant"] = (
+    expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS)
+    + expand("results/plant/states/{backbone}.npz", backbone=PLANT_BACKBONES)
+    + (["results/plant/runs/tfidf.csv"] if PLANT.tfidf.enabled else [])
 )
 
 
@@ -78,6 +80,26 @@ rule plant_cache:
         " --threads {threads} backbone={wildcards.backbone} > {log} 2>&1"
 
 
+rule plant_tfidf:
+    input:
+        dataset="results/plant/data/dataset.json",
+        config="results/plant/config.yaml",
+        code=code_files("plant", "baselines", "metrics", "data", "stages"),
+    output:
+        "results/plant/runs/tfidf.csv",
+    log:
+        "logs/plant/tfidf.log",
+    benchmark:
+        "logs/plant/benchmarks/tfidf.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 plant tfidf --config {input.config} --input {input.dataset} --output {output}"
+        " --threads {threads} > {log} 2>&1"
+
+
 rule plant_run:
     input:
         dataset="results/plant/data/dataset.json",
@@ -111,6 +133,8 @@ rule plant_run_main:
     input:
         dataset="results/plant/data/dataset.json",
         states="results/plant/states/{backbone}.npz",
+        # TF-IDF LR reads no seed: one job computes it, every MiniLM main run copies its row
+        tfidf=lambda w: "results/plant/runs/tfidf.csv" if w.backbone == "minilm" and PLANT.tfidf.enabled else [],
         config="results/plant/config.yaml",
         code=code_files("plant", exclude=["tables", "figures", "paper_claims"]),
     output:
@@ -130,7 +154,7 @@ rule plant_run_main:
         mem_mb=3000,
         runtime=30,
     shell:
-        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states}"
+        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states} {input.tfidf}"
         " --seed {wildcards.seed} --output {output.runs} {output.attention} --threads {threads} experiment=main"
         " > {log} 2>&1"
 

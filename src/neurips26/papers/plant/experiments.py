@@ -99,12 +99,13 @@ def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, strea
 
 
 def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int,
-        laat_thresholds: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+        laat_thresholds: dict | None = None, tfidf: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(metric rows, attention rows) of experiment `kind` (main | ablation | fraction) on one backbone and seed.
     `laat_thresholds` {(fraction, restart): threshold} (the `laat` protocol): LAAT's dev-tuned thresholds from the main
     run of the same backbone and seed (`laat_thresholds_of`), used instead of training that LAAT again; the LAAT it
     would train is the same model (same split, training documents, stream and initialisation: common random numbers),
-    so the thresholds are the same (tests/unit/test_plant_fair.py)."""
+    so the thresholds are the same (tests/unit/test_plant_fair.py). `tfidf`: TF-IDF LR's metrics from the tfidf job
+    (baselines.tfidf_metrics, seed-independent) for the MiniLM main run; None: computed here."""
     rng = np.random.default_rng([seed, 14])
     train_all, dev_idx, test_idx = corpus.index("train"), corpus.index("dev"), corpus.index("test")
     fractions = [float(f) for f in cfg.fractions if float(f) < 1] if kind == "fraction" else [1.0]
@@ -142,13 +143,13 @@ def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int,
                 if kind == "main" and variant[0] == "plant" and restart == 0:
                     attention = attention_rows(model, data, states, corpus, test_idx, cfg, seed)
         if kind == "main" and backbone == "minilm" and cfg.tfidf.enabled:
-            from neurips26.papers.plant.baselines import tfidf_lr  # scikit-learn: only the main run needs it
+            if tfidf is None:
+                from neurips26.papers.plant.baselines import tfidf_metrics  # scikit-learn: only here
 
-            probs = tfidf_lr(corpus.texts, corpus.Y, train_idx, float(cfg.tfidf.C), int(cfg.tfidf.max_features))
-            threshold = metrics.best_threshold(probs[dev_idx], corpus.Y[dev_idx], np.asarray(cfg.thresholds, float))
+                tfidf = tfidf_metrics(corpus, cfg)
             rows.append({"backbone": "tfidf", "experiment": kind, "seed": seed, "restart": 0, "fraction": fraction,
                          "method": "tfidf_lr", "p": np.nan, "epochs": 0, "best_epoch": 0, "hit_cap": False}
-                        | metrics.evaluate(probs[test_idx], corpus.Y[test_idx], threshold, corpus.rare) | info)
+                        | tfidf | info)
     return pd.DataFrame(rows), attention
 
 

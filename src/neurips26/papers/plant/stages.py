@@ -24,7 +24,8 @@ from neurips26.papers.plant import figures, tables
 
 # Loaded on first use (common/lazy.py): experiments brings torch and scikit-learn, which a table, figure or claims job
 # never needs (tables and figures are named in STAGES below, so they load eagerly; both are light).
-data, experiments, paper_claims = lazy_modules("neurips26.papers.plant", "data", "experiments", "paper_claims")
+data, experiments, paper_claims, baselines = lazy_modules("neurips26.papers.plant", "data", "experiments",
+                                                         "paper_claims", "baselines")
 
 DATASET = "plant_medline"
 STATE_KEYS = ("ids", "mask", "states", "vocab", "tokens")
@@ -91,22 +92,34 @@ def run(ctx: StageContext) -> None:
     seed_everything(seed)
     kind = str(ctx.cfg.get("experiment"))
     if not 2 <= len(ctx.inputs) <= 3 or kind not in ("main", "ablation", "fraction") or (
-            len(ctx.inputs) == 3 and kind != "ablation"):
-        raise UserError("run needs --input dataset.json states/<backbone>.npz [main run CSV, ablation only] and "
-                        "experiment=main|ablation|fraction")
+            len(ctx.inputs) == 3 and kind == "fraction"):
+        raise UserError("run needs --input dataset.json states/<backbone>.npz [main: tfidf.csv; ablation: the main "
+                        "run CSV] and experiment=main|ablation|fraction")
     backbone = Path(ctx.inputs[1]).stem
     torch.set_num_threads(max(1, ctx.threads))
-    laat = None
+    laat, tfidf = None, None
     if len(ctx.inputs) == 3:
         try:
-            laat = experiments.laat_thresholds_of(pd.read_csv(ctx.inputs[2]), backbone, seed)
-        except (OSError, KeyError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-            raise UserError(f"{ctx.inputs[2]}: cannot read the main run's LAAT thresholds ({exc!r})") from None
+            extra = pd.read_csv(ctx.inputs[2])
+            if kind == "ablation":
+                laat = experiments.laat_thresholds_of(extra, backbone, seed)
+            else:
+                tfidf = {k: float(v) for k, v in extra.iloc[0].items()}
+        except (OSError, KeyError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            what = "the main run's LAAT thresholds" if kind == "ablation" else "TF-IDF LR's metrics"
+            raise UserError(f"{ctx.inputs[2]}: cannot read {what} ({exc!r})") from None
     frame, attention = experiments.run(kind, backbone, _read_states(ctx.inputs[1]), _read_dataset(ctx.inputs[0]),
-                                       ctx.cfg, seed, laat)
+                                       ctx.cfg, seed, laat, tfidf)
     write_csv(ctx.outputs[0], frame)
     if len(ctx.outputs) > 1:
         write_csv(ctx.outputs[1], attention)
+
+
+def tfidf(ctx: StageContext) -> None:
+    """--input dataset.json --output runs/tfidf.csv: TF-IDF LR's test metrics (one row; no seed: the same for every
+    seed's main run, which copies it)."""
+    set_threads(ctx.threads)
+    write_csv(ctx.output, pd.DataFrame([baselines.tfidf_metrics(_read_dataset(ctx.inputs[0]), ctx.cfg)]))
 
 
 def dataset_table(ctx: StageContext) -> None:
@@ -119,6 +132,7 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "prepare": prepare,
     "cache": cache,
     "run": run,
+    "tfidf": tfidf,
     "table_dataset": dataset_table,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
