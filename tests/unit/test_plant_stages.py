@@ -83,3 +83,22 @@ def test_the_main_run_copying_the_tfidf_jobs_row_writes_the_same_file_as_computi
     with pytest.raises(UserError, match="TF-IDF"):
         stages.run(StageContext("plant", cfg, [d, s, tmp_path / "bad.csv"], [tmp_path / "x.csv", tmp_path / "y.csv"],
                                 seed=2))
+
+
+def test_uncompressed_state_cache_reads_back_the_same_arrays_and_is_reproducible(tmp_path):
+    import zipfile
+
+    from neurips26.common.artifacts import write_npz
+
+    arrays = {"states": np.random.default_rng(0).normal(size=(5, 4, 3)).astype(np.float16), "vocab": np.array([7])}
+    write_npz(tmp_path / "a.npz", arrays, compress=False)
+    write_npz(tmp_path / "b.npz", arrays, compress=False)
+    write_npz(tmp_path / "c.npz", arrays)
+    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+    with zipfile.ZipFile(tmp_path / "a.npz") as z:
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_STORED}
+    with zipfile.ZipFile(tmp_path / "c.npz") as z:
+        assert {i.compress_type for i in z.infolist()} == {zipfile.ZIP_DEFLATED}
+    with np.load(tmp_path / "a.npz") as a, np.load(tmp_path / "c.npz") as c:
+        for k, v in arrays.items():
+            assert np.array_equal(a[k], v) and np.array_equal(c[k], v)

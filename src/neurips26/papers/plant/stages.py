@@ -78,7 +78,7 @@ def cache(ctx: StageContext) -> None:
                                    spec.get("layer"))
     if ctx.cfg.get("precision", "float16") != "float16":
         states["states"] = states["states"].astype(ctx.cfg.precision)
-    write_npz(ctx.output, states)
+    write_npz(ctx.output, states, compress=False)  # float16 states: deflate saved 7% for ~3 s, and each run job inflated
 
 
 def run(ctx: StageContext) -> None:
