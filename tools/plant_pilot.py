@@ -31,7 +31,9 @@ import numpy as np
 VARIANTS = [(100, 0.01, 64), (100, 0.05, 64), (100, 0.05, 200), (200, 0.05, 64)]  # (steps, lr, factors); first: before
 
 
-def _setup():
+def _setup(folder: str | None = None):
+    """(config, corpus, MiniLM states) of the default-scale pipeline, or with the dataset and states of `folder`
+    (pilot 5: folder/dataset.json, folder/minilm.npz)."""
     import torch
     from omegaconf import OmegaConf
 
@@ -41,8 +43,9 @@ def _setup():
     set_threads(1)
     torch.set_num_threads(1)
     cfg = OmegaConf.load("results/plant/config.yaml")
-    corpus = stages._read_dataset("results/plant/data/dataset.json")
-    return cfg, corpus, stages._read_states("results/plant/states/minilm.npz")
+    dataset = f"{folder}/dataset.json" if folder else "results/plant/data/dataset.json"
+    states = f"{folder}/minilm.npz" if folder else "results/plant/states/minilm.npz"
+    return cfg, stages._read_dataset(dataset), stages._read_states(states)
 
 
 def choose(res: dict) -> tuple:
@@ -416,10 +419,95 @@ def apply4(choice_txt: str) -> None:
     print("applied", rule, "restarts", restarts, "max_epochs", epochs)
 
 
+# pilot 5 (issue #14 round 4): more dev documents. The dataset of `folder` holds the default 1,000 documents plus
+# 300 extra dev documents (dataset.extra_dev=300); LAAT's threshold (the common operating point of every decoder)
+# is chosen on the first 100 dev documents (the current dev set) or on all 400. Decoders do not see dev documents
+# (fixed budget), so both candidates are evaluated on the same trained models.
+TRIPLES5 = [(50, 51, 52), (53, 54, 55)]
+DEV5 = (100, 400)   # candidate dev sizes: the current one first
+
+
+def devnoise(out: str, seeds: str, folder: str) -> None:
+    """MiniLM LAAT and the oracle, restarts as the config's ablation job (scorers and streams drawn as it draws
+    them), on folder's dataset and states; dev and test probabilities saved per seed and restart."""
+    from neurips26.common.seeding import seed_everything
+    from neurips26.papers.plant import experiments, method
+
+    cfg, corpus, states = _setup(folder)
+    tr, dv, te = corpus.index("train"), corpus.index("dev"), corpus.index("test")
+    saved = {}
+    for seed in (int(s) for s in seeds.split(",")):
+        seed_everything(seed)
+        rng = np.random.default_rng([seed, 14])  # as experiments.run, ablation job at fraction 1
+        train_idx = np.sort(rng.permutation(tr)[:len(tr)])
+        kinds = {v[1] for v in (experiments.ABLATIONS[a] for a in cfg.ablations)} - {None, "mi"}
+        planted, _, vocab_of = experiments.tables_for(states, corpus, train_idx, cfg, rng, kinds)
+        data, cache = experiments._tensors(states, corpus, vocab_of), {}
+        for restart in range(experiments.run_restarts(cfg, "minilm", "ablation")):
+            for variant in (experiments.MAIN[1], experiments.ABLATIONS["oracle"]):
+                t0 = time.process_time()
+                row, model = experiments.fit(variant, data, planted, corpus, train_idx, dv, te, cfg,
+                                             [seed, 15, restart, 1000], cache=cache)
+                d = dict(data)
+                if variant[1] is not None:
+                    d["planted"] = cache[variant[1], True][1]
+                key = f"{variant[0]}_{seed}_{restart}"
+                saved[f"{key}_dev"], saved[f"{key}_test"] = method.predict(model, d, dv), method.predict(model, d, te)
+                print(seed, restart, variant[0], f"epochs {row['epochs']} {time.process_time() - t0:.1f} s CPU",
+                      flush=True)
+    np.savez(out, **saved)
+
+
+def control5(z: dict, corpus, seed: int, restarts: int, n_dev: int, grid) -> float:
+    """The oracle - LAAT test macro-F1 (points) of one seed, mean over restarts, both at LAAT's threshold chosen on
+    the first n_dev dev documents (dev micro-F1 over the grid, as the pipeline)."""
+    from neurips26.papers.plant import metrics
+
+    dv, te = corpus.index("dev")[:n_dev], corpus.index("test")
+    d = []
+    for r in range(restarts):
+        laat_dev = z[f"laat_{seed}_{r}_dev"][:n_dev]
+        t = metrics.best_threshold(laat_dev, corpus.Y[dv], grid)
+        f1 = {m: metrics.evaluate(z[f"{m}_{seed}_{r}_test"], corpus.Y[te], t, corpus.rare)["macro_f1"]
+              for m in ("laat", "oracle")}
+        d.append(100 * (f1["oracle"] - f1["laat"]))
+    return float(np.mean(d))
+
+
+def choose5(res: dict) -> int:
+    """Rule fixed before pilot 5 (README): 400 dev documents if the oracle control (mean paired gain > 0 and > 2 SE
+    over the triple's 3 seeds, the beats_laat criterion) passes on both pilot triples with 400; else the current 100.
+    res: {(n_dev, triple): (mean, se)}."""
+    passes = all(res[400, t][0] > 0 and res[400, t][0] > 2 * res[400, t][1] for t in TRIPLES5)
+    return 400 if passes else 100
+
+
+def devchoose(paths: list[str]) -> None:
+    """pilot 5's table and choice: devchoose FOLDER a.npz b.npz"""
+    folder, *files = paths
+    cfg, corpus, _ = _setup(folder)
+    z = {}
+    for f in files:
+        with np.load(f) as npz:
+            z.update({k: npz[k] for k in npz.files})
+    restarts = len({k.split("_")[2] for k in z if k.startswith("laat_")})
+    grid = np.asarray(cfg.thresholds, dtype=float)
+    res = {}
+    for n_dev in DEV5:
+        for triple in TRIPLES5:
+            d = np.array([control5(z, corpus, s, restarts, n_dev, grid) for s in triple])
+            mean, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
+            res[n_dev, triple] = (mean, se)
+            print(f"dev {n_dev} {triple} d (points) {np.round(d, 2)} mean {mean:.2f} SE {se:.2f} "
+                  f"{'passes' if mean > 0 and mean > 2 * se else 'fails'}")
+    print("choice: dev documents", choose5(res))
+
+
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
     {"l2r": lambda: l2r_pilot(*args), "decoders": lambda: decoders(*args), "show": lambda: show(args),
      "apply": lambda: apply(*args), "noise": lambda: noise(*args), "noisechoose": lambda: noisechoose(args),
      "noisechoose3": lambda: noisechoose(args, CANDIDATES3, choose3),
      "apply3": lambda: apply3(*args), "epochs": lambda: epochs(*args),
-     "epochschoose": lambda: epochschoose(args), "apply4": lambda: apply4(*args)}[cmd]()
+     "epochschoose": lambda: epochschoose(args), "apply4": lambda: apply4(*args),
+     "devnoise": lambda: devnoise(*args), "devchoose": lambda: devchoose(args)}[cmd]()

@@ -12,6 +12,7 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
+from neurips26.common.errors import UserError
 from neurips26.papers.plant import experiments, method, metrics, mi, paper_claims, tables
 from neurips26.papers.plant.data import Corpus
 
@@ -257,3 +258,78 @@ def test_convergence_budget_and_choice_rule():
     assert tool.choose4(res, ["a", "b", "c"]) == ("c", True)
     res["c"]["triples"] = [(1.0, 0.8), (2.0, 0.9)]
     assert tool.choose4(res, ["a", "b", "c"]) == ("a", False)             # none passes: largest min t (1.67 > 1.25)
+
+
+def _tiny_case(protocol="laat", restarts=2):
+    rng = np.random.default_rng(0)
+    n, T, V = 16, 4, 6
+    ids = rng.integers(0, V, (n, T))
+    Y = (rng.random((n, 6)) < 0.5).astype(np.float32)
+    Y[:, 0] = (ids == 1).any(1)
+    split = np.array(["train"] * 8 + ["dev"] * 4 + ["test"] * 4)
+    corpus = Corpus(labels=list("ABCDEF"), train_counts=Y[:8].sum(0), rare=Y[:8].sum(0) <= 4, texts=[""] * n,
+                    split=split, Y=Y)
+    states = {"ids": ids, "mask": np.ones((n, T), dtype=bool), "states": rng.normal(size=(n, T, 3)).astype(np.float16),
+              "vocab": np.array([V]), "tokens": np.array([str(i) for i in range(V)])}
+    cfg = OmegaConf.create({
+        "l2r": {"factors": 4, "sigma": 0.5, "ndcg_k": 2, "lr": 0.05, "weight_decay": 0.0, "list_relevant": 2,
+                "list_random": 2, "steps": 2},
+        "inattention_k": 2, "decoder": {"hidden": 4, "lr": 0.05, "batch": 4, "patience": 1, "max_epochs": 3,
+                                        "threshold": protocol, "stopping": "fixed"},
+        "thresholds": [0.1, 0.3, 0.5, 0.7, 0.9], "tfidf": {"enabled": False}, "fractions": [0.5, 1.0],
+        "ablations": ["random_relevance", "oracle"], "restarts": restarts, "backbones": {"minilm": {}}})
+    return states, corpus, cfg
+
+
+def test_ablation_with_the_main_runs_laat_thresholds_equals_training_that_laat_again():
+    states, corpus, cfg = _tiny_case()
+    main = experiments.run("main", "minilm", states, corpus, cfg, 3)[0]
+    thresholds = experiments.laat_thresholds_of(main, "minilm", 3)
+    assert sorted(thresholds) == [(1.0, 0), (1.0, 1)]
+    again = experiments.run("ablation", "minilm", states, corpus, cfg, 3)[0]
+    shared = experiments.run("ablation", "minilm", states, corpus, cfg, 3, thresholds)[0]
+    pd.testing.assert_frame_equal(shared, again)   # bit for bit: the same LAAT, hence the same thresholds
+    # the thresholds passed are the ones used (a different one changes the rows)
+    moved = experiments.run("ablation", "minilm", states, corpus, cfg, 3,
+                            {k: 0.9 if v != 0.9 else 0.1 for k, v in thresholds.items()})[0]
+    assert not (moved["threshold"].to_numpy() == again["threshold"].to_numpy()).any()
+    with pytest.raises(UserError, match="no LAAT threshold"):
+        experiments.run("ablation", "minilm", states, corpus, cfg, 3, {(1.0, 0): 0.5})
+    with pytest.raises(UserError, match="no LAAT rows"):
+        experiments.laat_thresholds_of(main, "minilm", 4)
+
+
+def test_the_table_cache_across_restarts_changes_nothing():
+    states, corpus, cfg = _tiny_case()
+    rng = np.random.default_rng(1)
+    tr, dv, te = corpus.index("train"), corpus.index("dev"), corpus.index("test")
+    planted, _, vocab_of = experiments.tables_for(states, corpus, tr, cfg, rng, {"l2r", "oracle"})
+    data = experiments._tensors(states, corpus, vocab_of)
+    cache = {}
+    for restart in (0, 1):
+        for variant in (experiments.MAIN[0], experiments.ABLATIONS["oracle"]):
+            stream = [0, 15, restart, 1000]
+            fresh = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, 0.5)[0]
+            cached = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, 0.5, cache=cache)[0]
+            pd.testing.assert_frame_equal(pd.DataFrame([cached]), pd.DataFrame([fresh]))
+    assert sorted(cache) == [("l2r", True), ("oracle", True)]
+
+
+def test_pilot5_control_uses_the_first_dev_documents_and_the_rule_needs_both_triples():
+    pilot = _pilot_tool()
+    # 2 labels, dev = documents 0-3 (the first 2 are "the current dev set"), test = 4-7
+    Y = np.array([[1, 0], [0, 1], [1, 1], [0, 1], [1, 0], [0, 1], [1, 0], [0, 1]], dtype=np.float32)
+    pad = lambda a: np.hstack([a, np.zeros((len(a), 3), dtype=a.dtype)])   # noqa: E731 (3 labels never positive: P@5 needs 5)
+    corpus = Corpus(labels=list("ABCDE"), train_counts=np.array([3, 3, 1, 1, 1]), rare=np.array([1, 0, 1, 1, 1]) > 0,
+                    texts=[""] * 8, split=np.array(["dev"] * 4 + ["test"] * 4), Y=pad(Y))
+    laat_dev = np.array([[0.6, 0.4], [0.2, 0.6], [0.4, 0.4], [0.1, 0.4]])   # best threshold: 0.5 on 2 docs, 0.3 on 4
+    z = {"laat_0_0_dev": pad(laat_dev), "laat_0_0_test": pad(np.full((4, 2), 0.45)),
+         "oracle_0_0_test": pad(np.array([[0.9, 0.1], [0.1, 0.9], [0.9, 0.1], [0.1, 0.9]]))}
+    grid = [0.3, 0.5]
+    # at 0.5: LAAT predicts nothing (macro-F1 0), the oracle is perfect (1): +100 points
+    assert pilot.control5(z, corpus, 0, 1, 2, grid) == pytest.approx(100.0)
+    # at 0.3: LAAT predicts every label everywhere: F1 2/3 on both labels; the oracle still perfect
+    assert pilot.control5(z, corpus, 0, 1, 4, grid) == pytest.approx(100 * (1 - 2 / 3))
+    a, b = pilot.TRIPLES5
+    assert pilot.choose5({(400, a): (1.0, 0.4), (400, b): (1.0, 0.3), (100, a): (0.0, 1.0), (100, b): (0.0, 1.0)}) == 400
+    assert pilot.choose5({(400, a): (1.0, 0.4), (400, b): (1.0, 0.6), (100, a): (5.0, 1.0), (100, b): (5.0, 1.0)}) == 100

@@ -173,5 +173,57 @@ def test_dataset_split_keeps_labels_seen_in_train_and_test_and_counts_zero_shot(
     assert corpus.Y.shape == (20, 2) and corpus.Y[:, 0].all()
     with pytest.raises(UserError, match="n_docs"):
         data.build(docs, 21, (0.5, 0.2), 5, 0)
+    # extra dev documents: the next ones of the same draw, after the 14; train, test and the labels stay
+    base = data.build(docs, 14, (0.5, 0.2), rare_max=5, seed=0)
+    more = data.build(docs, 14, (0.5, 0.2), rare_max=5, seed=0, extra_dev=4)
+    assert more["docs"][:14] == base["docs"][:14] and more["labels"] == base["labels"]
+    assert [d["split"] for d in more["docs"][14:]] == ["dev"] * 4
+    assert more["stats"]["dev"] == base["stats"]["dev"] + 4 and more["stats"]["test"] == base["stats"]["test"]
+    assert [d["pmid"] for d in more["docs"][14:]] == [d["pmid"] for d in out["docs"][14:18]]
+    with pytest.raises(UserError, match="extra_dev"):
+        data.build(docs, 14, (0.5, 0.2), 5, 0, extra_dev=7)
     with pytest.raises(UserError, match="malformed"):
         data.corpus({"labels": ["A"]})
+
+
+def test_planted_logits_equal_a_loop_over_the_entries_with_gradients():
+    rng = np.random.default_rng(6)
+    table = method.inattention(rng.normal(size=(10, 4)), 3)
+    ids = torch.as_tensor(rng.integers(0, 10, size=(7, 5)))
+    mask = torch.as_tensor(rng.random((7, 5)) < 0.8)
+    planted = method.sparse_planted(table, ids.numpy(), mask.numpy(), chunk=3)
+    docs = torch.tensor([5, 0, 3, 6])
+    zb = torch.as_tensor(rng.normal(size=(4, 5, 4)), dtype=torch.float64).requires_grad_()
+    got = method.planted_logits(zb, {k: v.double() if k == "weight" else v for k, v in planted.items()}, docs)
+    want = torch.zeros(4, 4, dtype=torch.float64)
+    weight = torch.zeros(4, 5, 4, dtype=torch.float64)   # d logit[b, l] / d zb[b, t, l]
+    for b, d in enumerate(docs.tolist()):
+        for e in range(int(planted["start"][d]), int(planted["start"][d + 1])):
+            t, lab, w = int(planted["pos"][e]), int(planted["label"][e]), float(planted["weight"][e])
+            want[b, lab] += w * float(zb.detach()[b, t, lab])
+            weight[b, t, lab] += w
+    torch.testing.assert_close(got.detach(), want)
+    got.sum().backward()
+    torch.testing.assert_close(zb.grad, weight)
+    # and the weights are the planted attention: for each (doc, label), they sum to 1 or the label keeps no token
+    dense = method.planted_attention(torch.tensor(table), ids[docs], mask[docs]).double()
+    torch.testing.assert_close(weight, dense)
+
+
+def test_a_batch_without_padding_skips_the_mask_with_the_same_logits_and_gradients():
+    rng = np.random.default_rng(7)
+    H = torch.as_tensor(rng.normal(size=(3, 5, 4)), dtype=torch.float32)
+    ids = torch.as_tensor(rng.integers(0, 6, size=(3, 5)))
+    for mask in (torch.ones((3, 5), dtype=torch.bool), torch.as_tensor(rng.random((3, 5)) < 0.7)):
+        torch.manual_seed(0)
+        model = method.Decoder(4, 3, 2, 0.0, None)
+        out = model(H, ids, mask)
+        out.sum().backward()
+        z = torch.tanh(model.proj(H))
+        ref = (torch.softmax((z @ model.u.T).masked_fill(~mask[..., None], -torch.inf), 1) * (z @ model.beta.T)).sum(1)
+        ref = ref + model.bias
+        grads = torch.autograd.grad(ref.sum(), [model.u, model.beta, model.proj.weight])
+        assert torch.equal(out, ref)
+        for g, p in zip(grads, [model.u, model.beta, model.proj.weight]):
+            assert torch.equal(g, p.grad)
+    assert method._pad_masked(out, torch.ones((3, 5), dtype=torch.bool)) is out

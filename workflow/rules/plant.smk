@@ -16,8 +16,10 @@ PLANT_TABLES = {
     "paired": PLANT_RUNS,
 }
 
-EXTRA_OUTPUTS["plant"] = expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS) + expand(
-    "results/plant/states/{backbone}.npz", backbone=PLANT_BACKBONES
+EXTRA_OUTPUTS["plant"] = (
+    expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS)
+    + expand("results/plant/states/{backbone}.npz", backbone=PLANT_BACKBONES)
+    + (["results/plant/runs/tfidf.csv"] if PLANT.tfidf.enabled else [])
 )
 
 
@@ -78,10 +80,32 @@ rule plant_cache:
         " --threads {threads} backbone={wildcards.backbone} > {log} 2>&1"
 
 
+rule plant_tfidf:
+    input:
+        dataset="results/plant/data/dataset.json",
+        config="results/plant/config.yaml",
+        code=code_files("plant", "baselines", "metrics", "data", "stages"),
+    output:
+        "results/plant/runs/tfidf.csv",
+    log:
+        "logs/plant/tfidf.log",
+    benchmark:
+        "logs/plant/benchmarks/tfidf.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m neurips26 plant tfidf --config {input.config} --input {input.dataset} --output {output}"
+        " --threads {threads} > {log} 2>&1"
+
+
 rule plant_run:
     input:
         dataset="results/plant/data/dataset.json",
         states="results/plant/states/{backbone}.npz",
+        # the ablation run reads LAAT's thresholds from the main run of its seed (the same LAAT: not trained twice)
+        main=lambda w: f"results/plant/runs/{w.backbone}_main/seed{w.seed}.csv" if w.experiment == "ablation" else [],
         config="results/plant/config.yaml",
         code=code_files("plant", exclude=["tables", "figures", "paper_claims"]),
     output:
@@ -94,14 +118,14 @@ rule plant_run:
         "logs/plant/run_{backbone}_{experiment}_seed{seed}.log",
     benchmark:
         "logs/plant/benchmarks/run_{backbone}_{experiment}_seed{seed}.tsv"
-    # the ablation jobs are the longest (~110 s): first, so that none of them runs alone at the end of a 2-core run
+    # the ablation jobs are the longest: first once their main run is done, so that none runs alone at the end
     priority: lambda wildcards: 1 if wildcards.experiment == "ablation" else 0
     threads: 1
     resources:
         mem_mb=3000,
         runtime=30,
     shell:
-        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states}"
+        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states} {input.main}"
         " --seed {wildcards.seed} --output {output} --threads {threads} experiment={wildcards.experiment} > {log} 2>&1"
 
 
@@ -109,6 +133,8 @@ rule plant_run_main:
     input:
         dataset="results/plant/data/dataset.json",
         states="results/plant/states/{backbone}.npz",
+        # TF-IDF LR reads no seed: one job computes it, every MiniLM main run copies its row
+        tfidf=lambda w: "results/plant/runs/tfidf.csv" if w.backbone == "minilm" and PLANT.tfidf.enabled else [],
         config="results/plant/config.yaml",
         code=code_files("plant", exclude=["tables", "figures", "paper_claims"]),
     output:
@@ -121,12 +147,14 @@ rule plant_run_main:
         "logs/plant/run_{backbone}_main_seed{seed}.log",
     benchmark:
         "logs/plant/benchmarks/run_{backbone}_main_seed{seed}.tsv"
+    # the MiniLM main runs first: each one's ablation run waits for it
+    priority: lambda wildcards: 2 if wildcards.backbone == "minilm" else 0
     threads: 1
     resources:
         mem_mb=3000,
         runtime=30,
     shell:
-        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states}"
+        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states} {input.tfidf}"
         " --seed {wildcards.seed} --output {output.runs} {output.attention} --threads {threads} experiment=main"
         " > {log} 2>&1"
 

@@ -65,16 +65,19 @@ def read_csvs(paths: list[str | Path]) -> pd.DataFrame:
     return pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
 
 
-def write_npz(path: str | Path, arrays: dict) -> None:
-    """An .npz (np.load reads it) with fixed zip timestamps, so the same arrays give byte-identical files."""
+def write_npz(path: str | Path, arrays: dict, compress: bool = True) -> None:
+    """An .npz (np.load reads it) with fixed zip timestamps, so the same arrays give byte-identical files.
+    compress=False stores the arrays uncompressed (for float data that deflate barely shrinks: faster to write and
+    to read)."""
     import zipfile
 
     import numpy as np
 
-    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", compression=method) as archive:
         for name in sorted(arrays):
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = method
             with archive.open(info, "w", force_zip64=True) as handle:
                 np.lib.format.write_array(handle, np.ascontiguousarray(arrays[name]), allow_pickle=False)
 

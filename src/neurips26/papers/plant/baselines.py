@@ -20,3 +20,15 @@ def tfidf_lr(texts: list[str], Y: np.ndarray, train_idx: np.ndarray, C: float, m
         clf = LogisticRegression(C=C, solver="liblinear", class_weight="balanced")
         out[:, label] = clf.fit(X[train_idx], y).predict_proba(X)[:, 1]
     return out
+
+
+def tfidf_metrics(corpus, cfg) -> dict:
+    """TF-IDF + LR on all training documents, evaluated on test at its own dev-tuned threshold (metrics.evaluate's
+    dict). It reads no seed (liblinear's primal solver is deterministic), so one job computes it for every seed's
+    main run (rule plant_tfidf)."""
+    from neurips26.papers.plant import metrics
+
+    train_idx, dev_idx, test_idx = corpus.index("train"), corpus.index("dev"), corpus.index("test")
+    probs = tfidf_lr(corpus.texts, corpus.Y, train_idx, float(cfg.tfidf.C), int(cfg.tfidf.max_features))
+    threshold = metrics.best_threshold(probs[dev_idx], corpus.Y[dev_idx], np.asarray(cfg.thresholds, float))
+    return metrics.evaluate(probs[test_idx], corpus.Y[test_idx], threshold, corpus.rare)

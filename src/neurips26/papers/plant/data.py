@@ -34,13 +34,17 @@ def read_medline(folder: Path) -> list[dict]:
     return sorted(docs, key=lambda d: int(d["pmid"]))
 
 
-def build(docs: list[dict], n_docs: int, fractions: tuple[float, float], rare_max: int, seed: int) -> dict:
-    """The prepared dataset: docs with split and label indices, the label list, training counts and bins."""
-    if n_docs > len(docs):
-        raise UserError(f"plant: n_docs={n_docs} but only {len(docs)} MEDLINE records have an abstract and MeSH")
-    chosen = [docs[i] for i in np.random.default_rng(seed).permutation(len(docs))[:n_docs]]
+def build(docs: list[dict], n_docs: int, fractions: tuple[float, float], rare_max: int, seed: int,
+          extra_dev: int = 0) -> dict:
+    """The prepared dataset: docs with split and label indices, the label list, training counts and bins.
+    `extra_dev` more dev documents are the next ones of the same draw, appended after the n_docs (issue #14 round 4):
+    the training and test documents, hence the label set, stay those of n_docs."""
+    if n_docs + extra_dev > len(docs):
+        raise UserError(f"plant: n_docs={n_docs} + extra_dev={extra_dev} but only {len(docs)} MEDLINE records have "
+                        "an abstract and MeSH")
+    chosen = [docs[i] for i in np.random.default_rng(seed).permutation(len(docs))[:n_docs + extra_dev]]
     n_train, n_dev = int(fractions[0] * n_docs), int(fractions[1] * n_docs)
-    split = ["train"] * n_train + ["dev"] * n_dev + ["test"] * (n_docs - n_train - n_dev)
+    split = ["train"] * n_train + ["dev"] * n_dev + ["test"] * (n_docs - n_train - n_dev) + ["dev"] * extra_dev
     count = {s: {} for s in ("train", "dev", "test")}
     for d, s in zip(chosen, split):
         for m in d["mesh"]:
@@ -54,7 +58,8 @@ def build(docs: list[dict], n_docs: int, fractions: tuple[float, float], rare_ma
     zero_shot = [m for m in count["test"] if m not in count["train"]]
     return {"labels": labels, "train_counts": train_counts,
             "bins": ["rare" if c <= rare_max else "frequent" for c in train_counts], "docs": out,
-            "stats": {"records_with_abstract_and_mesh": len(docs), "docs": n_docs, "train": n_train, "dev": n_dev,
+            "stats": {"records_with_abstract_and_mesh": len(docs), "docs": n_docs + extra_dev, "train": n_train,
+                      "dev": n_dev + extra_dev,
                       "test": n_docs - n_train - n_dev, "labels": len(labels),
                       "rare_labels": sum(c <= rare_max for c in train_counts),
                       "frequent_labels": sum(c > rare_max for c in train_counts),

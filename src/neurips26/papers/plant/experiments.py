@@ -9,7 +9,6 @@ import torch
 
 from neurips26.common.errors import UserError
 from neurips26.papers.plant import l2r, method, metrics, mi
-from neurips26.papers.plant.baselines import tfidf_lr
 from neurips26.papers.plant.data import Corpus
 
 # experiment -> the decoder variants it trains (name, relevance, p, inattention). "oracle" is the positive control:
@@ -24,7 +23,8 @@ MAIN = [("plant", "l2r", 0.5, True), ("laat", None, 0.0, False)]
 
 def _tensors(states: dict, corpus: Corpus, vocab_of: np.ndarray) -> dict:
     ids = states["ids"].astype(np.int64)
-    return {"H": torch.as_tensor(states["states"]), "ids": torch.as_tensor(vocab_of[ids]),
+    # float32 once (exact from float16) instead of converting every batch
+    return {"H": torch.as_tensor(states["states"]).float(), "ids": torch.as_tensor(vocab_of[ids]),
             "mask": torch.as_tensor(states["mask"]), "Y": torch.as_tensor(corpus.Y)}
 
 
@@ -57,23 +57,31 @@ def tables_for(states: dict, corpus: Corpus, train_idx: np.ndarray, cfg, rng,
 
 
 def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream: list[int],
-        threshold: float | None = None, on_epoch=None) -> dict:
+        threshold: float | None = None, on_epoch=None, cache: dict | None = None) -> dict:
     """Train and evaluate one decoder variant. `stream` seeds its initialisation and its batch order: every variant
     of a seed x fraction x restart gets the same stream (common random numbers), so PLANT and LAAT start from the same
     weights and see the same batches, and their paired difference carries the method, not the draw. `threshold`
     None: the variant's own dev-tuned threshold; else that threshold (the `laat` protocol, see run). `on_epoch`:
-    method.train's per-epoch callback (the pilot's)."""
+    method.train's per-epoch callback (the pilot's). `cache`: a dict kept across the restarts of one table set; the
+    inattention table and the sparse planted attention of a relevance kind are computed once into it (they depend on
+    the frozen table only, not on the restart)."""
     name, relevance, p, inattentive = variant
     rng = np.random.default_rng(stream)
-    table = None
+    table, sparse = None, None
     if relevance is not None:
-        k = int(cfg.inattention_k) if inattentive else None
-        table = np.vstack([method.inattention(planted[relevance][:-1], k), planted[relevance][-1:]])
+        cache = {} if cache is None else cache
+        if (relevance, inattentive) not in cache:
+            k = int(cfg.inattention_k) if inattentive else None
+            t = np.vstack([method.inattention(planted[relevance][:-1], k), planted[relevance][-1:]])
+            # sparse planted attention; without inattention it is dense anyway
+            cache[relevance, inattentive] = (t, method.sparse_planted(t, data["ids"].numpy(), data["mask"].numpy())
+                                             if inattentive else None)
+        table, sparse = cache[relevance, inattentive]
     torch.manual_seed(int(rng.integers(2**31)))
     model = method.Decoder(data["H"].shape[-1], int(cfg.decoder.hidden), corpus.Y.shape[1], p, table)
     data = dict(data)
-    if table is not None and inattentive:  # sparse planted attention; without inattention it is dense anyway
-        data["planted"] = method.sparse_planted(table, data["ids"].numpy(), data["mask"].numpy())
+    if sparse is not None:
+        data["planted"] = sparse
     grid = np.asarray(cfg.thresholds, dtype=float)
     Ydev = corpus.Y[dev_idx]
 
@@ -90,8 +98,14 @@ def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, strea
     return row | metrics.evaluate(test, corpus.Y[test_idx], threshold, corpus.rare), model
 
 
-def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(metric rows, attention rows) of experiment `kind` (main | ablation | fraction) on one backbone and seed."""
+def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int,
+        laat_thresholds: dict | None = None, tfidf: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(metric rows, attention rows) of experiment `kind` (main | ablation | fraction) on one backbone and seed.
+    `laat_thresholds` {(fraction, restart): threshold} (the `laat` protocol): LAAT's dev-tuned thresholds from the main
+    run of the same backbone and seed (`laat_thresholds_of`), used instead of training that LAAT again; the LAAT it
+    would train is the same model (same split, training documents, stream and initialisation: common random numbers),
+    so the thresholds are the same (tests/unit/test_plant_fair.py). `tfidf`: TF-IDF LR's metrics from the tfidf job
+    (baselines.tfidf_metrics, seed-independent) for the MiniLM main run; None: computed here."""
     rng = np.random.default_rng([seed, 14])
     train_all, dev_idx, test_idx = corpus.index("train"), corpus.index("dev"), corpus.index("test")
     fractions = [float(f) for f in cfg.fractions if float(f) < 1] if kind == "fraction" else [1.0]
@@ -108,27 +122,43 @@ def run(kind: str, backbone: str, states: dict, corpus: Corpus, cfg, seed: int) 
         train_idx = np.sort(rng.permutation(train_all)[:max(2, int(round(fraction * len(train_all))))])
         kinds = {v[1] for v in variants} - {None, "mi"}
         planted, info, vocab_of = tables_for(states, corpus, train_idx, cfg, rng, kinds)
-        data = _tensors(states, corpus, vocab_of)
+        data, cache = _tensors(states, corpus, vocab_of), {}
         for restart in range(restarts):
             stream = [seed, 15, restart, int(round(1000 * fraction))]  # the same for every variant (see fit)
             done, common = {}, None
             if protocol == "laat":  # every decoder at LAAT's dev-tuned threshold of this seed x fraction x restart
-                done["laat"] = fit(MAIN[1], data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream)
-                common = done["laat"][0]["threshold"]
+                if laat_thresholds is not None and "laat" not in {v[0] for v in variants}:
+                    if (fraction, restart) not in laat_thresholds:
+                        raise UserError(f"plant: no LAAT threshold for fraction {fraction}, restart {restart} in the "
+                                        f"main run (has {sorted(laat_thresholds)}); rerun it with the same config")
+                    common = laat_thresholds[fraction, restart]
+                else:
+                    done["laat"] = fit(MAIN[1], data, planted, corpus, train_idx, dev_idx, test_idx, cfg, stream)
+                    common = done["laat"][0]["threshold"]
             for variant in variants:
                 row, model = done.get(variant[0]) or fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx,
-                                                         cfg, stream, common)
+                                                         cfg, stream, common, cache=cache)
                 rows.append({"backbone": backbone, "experiment": kind, "seed": seed, "restart": restart,
                              "fraction": fraction} | row | info)
                 if kind == "main" and variant[0] == "plant" and restart == 0:
                     attention = attention_rows(model, data, states, corpus, test_idx, cfg, seed)
         if kind == "main" and backbone == "minilm" and cfg.tfidf.enabled:
-            probs = tfidf_lr(corpus.texts, corpus.Y, train_idx, float(cfg.tfidf.C), int(cfg.tfidf.max_features))
-            threshold = metrics.best_threshold(probs[dev_idx], corpus.Y[dev_idx], np.asarray(cfg.thresholds, float))
+            if tfidf is None:
+                from neurips26.papers.plant.baselines import tfidf_metrics  # scikit-learn: only here
+
+                tfidf = tfidf_metrics(corpus, cfg)
             rows.append({"backbone": "tfidf", "experiment": kind, "seed": seed, "restart": 0, "fraction": fraction,
                          "method": "tfidf_lr", "p": np.nan, "epochs": 0, "best_epoch": 0, "hit_cap": False}
-                        | metrics.evaluate(probs[test_idx], corpus.Y[test_idx], threshold, corpus.rare) | info)
+                        | tfidf | info)
     return pd.DataFrame(rows), attention
+
+
+def laat_thresholds_of(frame: pd.DataFrame, backbone: str, seed: int) -> dict:
+    """{(fraction, restart): threshold} of the LAAT rows of a main run's metric rows (backbone, seed)."""
+    rows = frame[(frame["method"] == "laat") & (frame["backbone"] == backbone) & (frame["seed"] == seed)]
+    if rows.empty:
+        raise UserError(f"plant: the main run has no LAAT rows for backbone {backbone}, seed {seed}")
+    return {(float(r.fraction), int(r.restart)): float(r.threshold) for r in rows.itertuples()}
 
 
 def run_restarts(cfg, backbone: str, kind: str) -> int:

@@ -24,7 +24,8 @@ from neurips26.papers.plant import figures, tables
 
 # Loaded on first use (common/lazy.py): experiments brings torch and scikit-learn, which a table, figure or claims job
 # never needs (tables and figures are named in STAGES below, so they load eagerly; both are light).
-data, experiments, paper_claims = lazy_modules("neurips26.papers.plant", "data", "experiments", "paper_claims")
+data, experiments, paper_claims, baselines = lazy_modules("neurips26.papers.plant", "data", "experiments",
+                                                         "paper_claims", "baselines")
 
 DATASET = "plant_medline"
 STATE_KEYS = ("ids", "mask", "states", "vocab", "tokens")
@@ -41,7 +42,8 @@ def prepare(ctx: StageContext) -> None:
     _require_embedded(ctx)
     c = ctx.cfg.dataset
     prepared = data.build(data.read_medline(prepared_data_dir(ctx, DATASET)), int(c.n_docs),
-                          (float(c.train_fraction), float(c.dev_fraction)), int(c.rare_max), int(c.split_seed))
+                          (float(c.train_fraction), float(c.dev_fraction)), int(c.rare_max), int(c.split_seed),
+                          int(c.get("extra_dev", 0)))
     write_json(ctx.output, prepared)
 
 
@@ -76,25 +78,48 @@ def cache(ctx: StageContext) -> None:
                                    spec.get("layer"))
     if ctx.cfg.get("precision", "float16") != "float16":
         states["states"] = states["states"].astype(ctx.cfg.precision)
-    write_npz(ctx.output, states)
+    write_npz(ctx.output, states, compress=False)  # float16 states: deflate saved 7% for ~3 s, and each run job inflated
 
 
 def run(ctx: StageContext) -> None:
-    """--input dataset.json states.npz --output run.csv [attention.csv], experiment=<main|ablation|fraction>."""
+    """--input dataset.json states.npz [main.csv] --output run.csv [attention.csv], experiment=<main|ablation|fraction>.
+    The ablation run may take the main run's CSV of the same backbone and seed: its LAAT thresholds (the `laat`
+    protocol) are read from it instead of training that LAAT again (experiments.run)."""
     import torch
 
     set_threads(ctx.threads)
     seed = ctx.require_seed()
     seed_everything(seed)
-    kind, backbone = str(ctx.cfg.get("experiment")), Path(ctx.inputs[1]).stem
-    if len(ctx.inputs) != 2 or kind not in ("main", "ablation", "fraction"):
-        raise UserError("run needs --input dataset.json states/<backbone>.npz and experiment=main|ablation|fraction")
+    kind = str(ctx.cfg.get("experiment"))
+    if not 2 <= len(ctx.inputs) <= 3 or kind not in ("main", "ablation", "fraction") or (
+            len(ctx.inputs) == 3 and kind == "fraction"):
+        raise UserError("run needs --input dataset.json states/<backbone>.npz [main: tfidf.csv; ablation: the main "
+                        "run CSV] and experiment=main|ablation|fraction")
+    backbone = Path(ctx.inputs[1]).stem
     torch.set_num_threads(max(1, ctx.threads))
+    laat, tfidf = None, None
+    if len(ctx.inputs) == 3:
+        try:
+            extra = pd.read_csv(ctx.inputs[2])
+            if kind == "ablation":
+                laat = experiments.laat_thresholds_of(extra, backbone, seed)
+            else:
+                tfidf = {k: float(v) for k, v in extra.iloc[0].items()}
+        except (OSError, KeyError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            what = "the main run's LAAT thresholds" if kind == "ablation" else "TF-IDF LR's metrics"
+            raise UserError(f"{ctx.inputs[2]}: cannot read {what} ({exc!r})") from None
     frame, attention = experiments.run(kind, backbone, _read_states(ctx.inputs[1]), _read_dataset(ctx.inputs[0]),
-                                       ctx.cfg, seed)
+                                       ctx.cfg, seed, laat, tfidf)
     write_csv(ctx.outputs[0], frame)
     if len(ctx.outputs) > 1:
         write_csv(ctx.outputs[1], attention)
+
+
+def tfidf(ctx: StageContext) -> None:
+    """--input dataset.json --output runs/tfidf.csv: TF-IDF LR's test metrics (one row; no seed: the same for every
+    seed's main run, which copies it)."""
+    set_threads(ctx.threads)
+    write_csv(ctx.output, pd.DataFrame([baselines.tfidf_metrics(_read_dataset(ctx.inputs[0]), ctx.cfg)]))
 
 
 def dataset_table(ctx: StageContext) -> None:
@@ -107,6 +132,7 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "prepare": prepare,
     "cache": cache,
     "run": run,
+    "tfidf": tfidf,
     "table_dataset": dataset_table,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
