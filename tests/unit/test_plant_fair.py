@@ -119,23 +119,7 @@ def test_paired_table_differences_within_each_seed_after_averaging_restarts():
 
 
 def _tiny_run(kind, protocol, restarts=2):
-    rng = np.random.default_rng(0)
-    n, T, V = 16, 4, 6
-    ids = rng.integers(0, V, (n, T))
-    Y = (rng.random((n, 6)) < 0.5).astype(np.float32)   # 6 labels: P@5 and nDCG@5 need at least 5
-    Y[:, 0] = (ids == 1).any(1)
-    split = np.array(["train"] * 8 + ["dev"] * 4 + ["test"] * 4)
-    corpus = Corpus(labels=list("ABCDEF"), train_counts=Y[:8].sum(0), rare=Y[:8].sum(0) <= 4, texts=[""] * n,
-                    split=split, Y=Y)
-    states = {"ids": ids, "mask": np.ones((n, T), dtype=bool), "states": rng.normal(size=(n, T, 3)).astype(np.float16),
-              "vocab": np.array([V]), "tokens": np.array([str(i) for i in range(V)])}
-    cfg = OmegaConf.create({
-        "l2r": {"factors": 4, "sigma": 0.5, "ndcg_k": 2, "lr": 0.05, "weight_decay": 0.0, "list_relevant": 2,
-                "list_random": 2, "steps": 2},
-        "inattention_k": 2, "decoder": {"hidden": 4, "lr": 0.05, "batch": 4, "patience": 1, "max_epochs": 3,
-                                        "threshold": protocol},
-        "thresholds": [0.1, 0.3, 0.5, 0.7, 0.9], "tfidf": {"enabled": False}, "fractions": [0.5, 1.0],
-        "ablations": ["random_relevance", "oracle"], "restarts": restarts, "backbones": {"minilm": {}}})
+    states, corpus, cfg = _tiny_case(protocol, restarts, stopping=None)   # the patience rule (no stopping key)
     return experiments.run(kind, "minilm", states, corpus, cfg, 0)[0]
 
 
@@ -260,7 +244,7 @@ def test_convergence_budget_and_choice_rule():
     assert tool.choose4(res, ["a", "b", "c"]) == ("a", False)             # none passes: largest min t (1.67 > 1.25)
 
 
-def _tiny_case(protocol="laat", restarts=2):
+def _tiny_case(protocol="laat", restarts=2, stopping="fixed"):
     rng = np.random.default_rng(0)
     n, T, V = 16, 4, 6
     ids = rng.integers(0, V, (n, T))
@@ -275,7 +259,7 @@ def _tiny_case(protocol="laat", restarts=2):
         "l2r": {"factors": 4, "sigma": 0.5, "ndcg_k": 2, "lr": 0.05, "weight_decay": 0.0, "list_relevant": 2,
                 "list_random": 2, "steps": 2},
         "inattention_k": 2, "decoder": {"hidden": 4, "lr": 0.05, "batch": 4, "patience": 1, "max_epochs": 3,
-                                        "threshold": protocol, "stopping": "fixed"},
+                                        "threshold": protocol, **({"stopping": stopping} if stopping else {})},
         "thresholds": [0.1, 0.3, 0.5, 0.7, 0.9], "tfidf": {"enabled": False}, "fractions": [0.5, 1.0],
         "ablations": ["random_relevance", "oracle"], "restarts": restarts, "backbones": {"minilm": {}}})
     return states, corpus, cfg
