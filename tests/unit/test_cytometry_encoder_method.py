@@ -254,7 +254,7 @@ import sys
 import numpy as np, torch
 from omegaconf import OmegaConf
 from neurips26.papers.cytometry_encoder import pretrain
-from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
+from neurips26.common.allocator import keep_freed_memory
 from neurips26.papers.cytometry_encoder.corpus import Sample
 torch.set_num_threads(1)
 if sys.argv[1] == "tuned":
@@ -288,7 +288,7 @@ def test_keeping_freed_memory_changes_no_result():
     out = {kind: subprocess.run([sys.executable, "-c", _ALLOCATOR_SCRIPT, kind], capture_output=True, text=True,
                                 check=True).stdout for kind in ("plain", "tuned")}
     assert len(out["plain"]) > 1000 and out["plain"] == out["tuned"]
-    from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
+    from neurips26.common.allocator import keep_freed_memory
 
     if sys.platform.startswith("linux") and ctypes.util.find_library("c") == "libc.so.6":
         assert keep_freed_memory()
@@ -296,7 +296,8 @@ def test_keeping_freed_memory_changes_no_result():
 
 def test_training_stages_keep_freed_memory(monkeypatch, tmp_path):
     """Every stage that trains or embeds (they share _over_seeds) applies the allocator settings before loading."""
-    from neurips26.papers.cytometry_encoder import allocator, experiments, stages
+    from neurips26.common import allocator
+    from neurips26.papers.cytometry_encoder import experiments, stages
 
     calls = []
     monkeypatch.setattr(allocator, "keep_freed_memory", lambda: calls.append("mallopt") or True)

@@ -44,6 +44,18 @@ def test_an_unknown_experiment_is_refused(tmp_path):
     assert not (tmp_path / "out.csv").exists()
 
 
+def test_a_run_keeps_freed_memory_before_it_checks_or_loads_anything(tmp_path, monkeypatch):
+    from neurips26.common import allocator
+
+    calls = []
+    monkeypatch.setattr(allocator, "keep_freed_memory", lambda: calls.append("mallopt") or True)
+    ctx = StageContext("plant", OmegaConf.create({"data": "embedded", "experiment": "bogus"}),
+                       [tmp_path / "d.json", tmp_path / "minilm.npz"], [tmp_path / "out.csv"], seed=0)
+    with pytest.raises(UserError, match="experiment=main"):
+        stages.run(ctx)
+    assert calls == ["mallopt"]
+
+
 def test_the_main_run_copying_the_tfidf_jobs_row_writes_the_same_file_as_computing_it(tmp_path):
     import json
 

@@ -33,10 +33,10 @@ def main() -> None:
     args = parser.parse_args()
     from omegaconf import OmegaConf
 
+    from neurips26.common.allocator import keep_freed_memory
     from neurips26.common.config import compose
     from neurips26.common.seeding import seed_everything, set_threads
     from neurips26.papers.cytometry_encoder import experiments, ingest, marker_vectors, pretrain
-    from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
     from neurips26.papers.cytometry_encoder.universe import generate
 
     set_threads(1)

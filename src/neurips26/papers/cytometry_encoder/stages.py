@@ -83,7 +83,7 @@ def _data_dir(ctx: StageContext) -> Path:
 def _over_seeds(ctx: StageContext, run: Callable, kind: str | None = None) -> list:
     """run(seed, samples, task_rows) for every configured seed, in one process: the data are read once and torch is
     imported once (seconds per job; see the rule file)."""
-    from neurips26.papers.cytometry_encoder.allocator import keep_freed_memory
+    from neurips26.common.allocator import keep_freed_memory
     from neurips26.papers.cytometry_encoder.experiments import load
 
     keep_freed_memory()  # where buffers come from, not what is computed (allocator.py: ~10 % of a training job)
