@@ -16,7 +16,9 @@ import pandas as pd
 
 TASKS = ["in_distribution", "novel_panel", "novel_markers_few", "novel_markers_many", "negative_control", "cross_study"]
 METHODS = {"frozen": "frozen (MiniLM)", "frozen_hashed": "frozen (hashed)", "specialist": "specialist",
-           "random_init": "random-init", "quantiles": "quantiles", "leiden_freq": "Leiden freq.", "cytoset": "CytoSet"}
+           "random_init": "random-init", "random_init_avg": "random-init (mean of K inits)",
+           "quantiles": "quantiles", "leiden_freq": "Leiden freq.", "cytoset": "CytoSet",
+           "true_frequencies": "true frequencies (ceiling)"}
 
 
 def pilot_table(paths: list[Path]) -> str:
