@@ -16,7 +16,9 @@ import pandas as pd
 
 TASKS = ["in_distribution", "novel_panel", "novel_markers_few", "novel_markers_many", "negative_control", "cross_study"]
 METHODS = {"frozen": "frozen (MiniLM)", "frozen_hashed": "frozen (hashed)", "specialist": "specialist",
-           "random_init": "random-init", "quantiles": "quantiles", "leiden_freq": "Leiden freq.", "cytoset": "CytoSet"}
+           "random_init": "random-init", "random_init_avg": "random-init (mean of K inits)",
+           "quantiles": "quantiles", "leiden_freq": "Leiden freq.", "cytoset": "CytoSet",
+           "true_frequencies": "true frequencies (ceiling)"}
 
 
 def pilot_table(paths: list[Path]) -> str:
@@ -124,13 +126,46 @@ def diagnostic_table(paths: list[Path]) -> str:
     return "\n".join(lines)
 
 
+def control_pilot_table(paths: list[Path]) -> str:
+    """The fourth pilot (control_pilot.py): per candidate and pilot seed, the design numbers the rule reads (ceiling,
+    shared-marker quantiles), the other shared-marker baselines, the K random inits and the pretrained encoder; then
+    the rule's verdict (control_pilot.select)."""
+    from neurips26.papers.cytometry_encoder.control_pilot import select
+
+    head = ("| candidate (core, effect) | seed | true-freq. ceiling | quantiles (shared) | Leiden (shared) | "
+            "CytoSet (shared) | random-init: K inits | mean ± sd | pretrained (900 steps) | pretrained − mean |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    reports = [json.loads(Path(p).read_text()) for p in paths]
+    for task in reports[0]["candidates"]:
+        for rep in reports:
+            r = rep["candidates"][task]
+            lines.append(f"| {r['core']}, {r['effect']:g} | {rep['seed']} | {r['ceiling']:.3f} | {r['quantiles']:.3f} | "
+                         f"{r['leiden_freq']:.3f} | {r['cytoset']:.3f} | "
+                         + " / ".join(f"{v:.3f}" for v in r["random_inits"])
+                         + f" | {r['random_init_mean']:.3f} ± {r['random_init_sd']:.3f} | {r['frozen']:.3f} | "
+                         f"{r['gain']:+.3f} |")
+    rule = select(paths)
+    lines += ["", "| candidate | ceiling (mean of seeds) | quantiles (mean) | valid (ceiling >= 0.95, quantiles <= "
+              "ceiling - 0.10) |", "|---|---|---|---|"]
+    lines += [f"| {r['core']}, {r['effect']:g} | {r['ceiling']:.3f} | {r['quantiles']:.3f} | "
+              f"{'yes' if r['valid'] else 'no'} |" for r in rule["candidates"].values()]
+    chosen = rule["candidates"].get(rule["chosen"]) if rule["chosen"] else None
+    lines.append(f"\nChosen: {chosen['core']}, effect {chosen['effect']:g}" if chosen else "\nChosen: none valid")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=Path, nargs="+", required=True)
+    parser.add_argument("--runs", type=Path, nargs="*", default=[])
     parser.add_argument("--pilot", type=Path, nargs="*", default=[])
     parser.add_argument("--logs", type=Path, nargs="*", default=[], help="runs' logs/cytometry_encoder folders")
     parser.add_argument("--diagnostic", type=Path, nargs="*", default=[], help="positive-control diagnostic JSONs")
+    parser.add_argument("--control-pilot", type=Path, nargs="*", default=[], help="control_pilot.py run JSONs")
     args = parser.parse_args()
+    if args.control_pilot:
+        print(control_pilot_table(args.control_pilot), end="\n\n")
+        if not args.runs:
+            return
     if args.diagnostic:
         print(diagnostic_table(args.diagnostic), end="\n\n")
     if args.pilot:

@@ -2,6 +2,7 @@
 the phenotype shift, per-study batch effects, and the positive-control task's partially overlapping panels."""
 
 import numpy as np
+import pytest
 import yaml
 from omegaconf import OmegaConf
 
@@ -54,7 +55,90 @@ def test_universe_tasks_panels_labels_and_phenotype_shift(tmp_path):
     assert all(len(p) == 10 for p in panels) and len(set.union(*panels)) > 10  # ... the rest differs per study
     labels = [f["labels"]["label"] for f in studies["t_0"]["files"]]
     assert sorted(labels) == ["0", "0", "1", "1"]                          # balanced within every study
-    assert info["tasks"]["p"]["phenotype_marker"] in core
+    assert info["tasks"]["p"]["phenotype_marker"] is None                  # the control moves frequencies only
+
+
+def _control_universe(root, effect=1.0, core="agree", cells=4000, concentration=1e6):
+    """A universe with one paper task and the positive control (many cells, proportions at their Dirichlet mean)."""
+    u = OmegaConf.create({**U, "cells_per_sample": cells, "concentration": concentration, "task_samples_per_study": 10})
+    tasks = OmegaConf.create([
+        {"name": "t", "taxonomy": "novel_panel_seen_markers", "novel_markers": 0, "signal": True},
+        {"name": "p", "taxonomy": "positive_control", "novel_markers": 0, "signal": True, "shared_markers": 3,
+         "effect": effect, "core": core, "stream": 1}])
+    return u, generate(u, tasks, root)
+
+
+def test_positive_control_moves_frequencies_only_by_the_configured_effect(tmp_path, monkeypatch):
+    """The control's label leaves every population's expression profile unchanged (no phenotype shift) and moves the
+    two designated populations' log-proportions by +-effect (the universe's true frequencies, frequencies.csv);
+    the paper task beside it keeps its phenotype shift (so the check can tell the two apart)."""
+    import pandas as pd
+
+    from neurips26.papers.cytometry_encoder import universe
+
+    calls = []
+    original = universe.sample_cells
+
+    def spy(rng, profile, base_logp, shift_logp, *args, **kwargs):
+        calls.append((profile.copy(), shift_logp.copy()))
+        return original(rng, profile, base_logp, shift_logp, *args, **kwargs)
+
+    monkeypatch.setattr(universe, "sample_cells", spy)
+    effect = 0.9
+    u, info = _control_universe(tmp_path, effect=effect)
+    p, t = info["tasks"]["p"], info["tasks"]["t"]
+    studies = yaml.safe_load((tmp_path / "manifest.yaml").read_text())["studies"]
+    labels = [(s["id"], f["labels"].get("label")) for s in studies for f in s["files"]]
+    assert len(calls) == len(labels)
+    by_task = {"p": {}, "t": {}}
+    for (study, label), (profile, shift) in zip(labels, calls):
+        task = study.split("_")[0]
+        if task in by_task:
+            by_task[task].setdefault((study, label), []).append((profile, shift))
+    for (study, label), draws in by_task["p"].items():
+        others = by_task["p"][(study, "0" if label == "1" else "1")]
+        assert all(np.array_equal(a[0], b[0]) for a in draws for b in others)   # profile unchanged by the label
+        expected = np.zeros(U["n_populations"])
+        if label == "1":
+            expected[p["up"]], expected[p["down"]] = effect, -effect
+        assert all(np.array_equal(shift, expected) for _, shift in draws)
+    assert p["phenotype_marker"] is None and t["phenotype_marker"] is not None
+    assert not np.array_equal(by_task["t"][("t_0", "1")][0][0], by_task["t"][("t_0", "0")][0][0])  # t: phenotype
+    freq = pd.read_csv(tmp_path / "frequencies.csv").set_index("sample")
+    rows = [(f["sample"], int(f["labels"]["label"])) for s in studies if s["task"] == "p" for f in s["files"]]
+    f = freq.loc[[r[0] for r in rows]].to_numpy()
+    y = np.array([r[1] for r in rows])
+    ratio = np.log(f[:, p["up"]]) - np.log(f[:, p["down"]])
+    assert ratio[y == 1].mean() - ratio[y == 0].mean() == pytest.approx(2 * effect, abs=0.1)
+    _, w = universe.world(u)
+    for label in (0, 1):  # every population at its Dirichlet mean: the others only renormalised
+        shift = np.zeros(U["n_populations"])
+        shift[p["up"]], shift[p["down"]] = label * effect, -label * effect
+        expected = np.exp(w["base_logp"] + shift) / np.exp(w["base_logp"] + shift).sum()
+        np.testing.assert_allclose(f[y == label].mean(0), expected, atol=0.01)
+
+
+def test_positive_control_core_agrees_on_the_moved_populations_and_has_its_own_stream(tmp_path):
+    """core: agree draws the shared core where the two moved populations are both on or both off; changing the control's
+    effect or core changes its own studies only: every other study is written byte for byte the same."""
+    from neurips26.papers.cytometry_encoder.universe import world
+
+    u, a = _control_universe(tmp_path / "a", effect=0.5, cells=50, concentration=60)
+    _, b = _control_universe(tmp_path / "b", effect=1.5, cells=50, concentration=60)
+    _, c = _control_universe(tmp_path / "c", effect=0.5, core="random", cells=50, concentration=60)
+    _, w = world(u)
+    on = w["profile"] >= 1.65
+    p = a["tasks"]["p"]
+    for m in p["panel"]:
+        assert on[p["up"], w["markers"].index(m)] == on[p["down"], w["markers"].index(m)]
+    assert on[p["up"]].tolist() != on[p["down"]].tolist()
+    assert (a["tasks"]["p"]["up"], a["tasks"]["p"]["down"]) == (b["tasks"]["p"]["up"], b["tasks"]["p"]["down"])
+    files = sorted(f.relative_to(tmp_path / "a") for f in (tmp_path / "a" / "fcs").rglob("*.fcs"))
+    assert len(files) == (U["pretrain_studies"] * U["samples_per_study"] + 2 * 3 * 10)
+    for other in ("b", "c"):
+        same = {f.parts[1]: (tmp_path / "a" / f).read_bytes() == (tmp_path / other / f).read_bytes() for f in files}
+        assert all(v for k, v in same.items() if not k.startswith("p_"))      # corpus and paper task unchanged
+        assert not any(v for k, v in same.items() if k.startswith("p_"))      # the control itself changed
 
 
 def test_marker_vectors_hashed_artifact_covers_every_marker(tmp_path):

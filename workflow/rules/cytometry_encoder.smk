@@ -229,13 +229,17 @@ rule cytometry_encoder_specialists:
 
 rule cytometry_encoder_baselines:
     input:
+        # embedded data: the universe's true population frequencies (the frequency ceiling of every task)
+        unpack(lambda w: {} if config["data"] == "real" else {"universe": f"{CYTO}/runs/universe"}),
         config=f"{CYTO}/config.yaml",
         anndata=f"{CYTO}/runs/anndata",
         vectors=f"{CYTO}/runs/marker_vectors.npz",
         code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "baselines",
-                        "markers", "marker_vectors"),
+                        "markers", "marker_vectors", "universe"),
     output:
         f"{CYTO}/runs/baselines.csv",
+    params:
+        truth=lambda w, input: "" if config["data"] == "real" else f" {input.universe}/frequencies.csv",
     log:
         "logs/cytometry_encoder/run_baselines.log",
     benchmark:
@@ -246,7 +250,7 @@ rule cytometry_encoder_baselines:
         runtime=30,
     shell:
         "python -m neurips26 cytometry_encoder baselines --config {input.config}"
-        " --input {input.anndata} {input.vectors} --output {output} --threads {threads} > {log} 2>&1"
+        " --input {input.anndata} {input.vectors}{params.truth} --output {output} --threads {threads} > {log} 2>&1"
 
 
 rule cytometry_encoder_umap:

@@ -14,11 +14,13 @@ def recording_sample_cells(recorded: list):
     """universe.sample_cells with the same draws in the same order (dirichlet, choice, normal) and the same events,
     appending each sample's population frequencies to `recorded` (a test checks values and generator state)."""
 
-    def sample_cells(rng, profile, base_logp, shift_logp, study_shift, study_scale, u):
+    def sample_cells(rng, profile, base_logp, shift_logp, study_shift, study_scale, u, frequencies=None):
         proportions = rng.dirichlet(u.concentration * np.exp(base_logp + shift_logp) / np.exp(base_logp + shift_logp).sum())
         pop = rng.choice(len(profile), size=u.cells_per_sample, p=proportions)
         x = profile[pop] + u.noise_sd * rng.standard_normal((u.cells_per_sample, profile.shape[1]))
         recorded.append(np.bincount(pop, minlength=len(profile)) / len(pop))
+        if frequencies is not None:
+            frequencies.append(recorded[-1])
         return np.sinh(x * study_scale + study_shift) * u.cofactor
 
     return sample_cells
@@ -34,7 +36,7 @@ def true_frequencies(cfg) -> tuple[dict[str, np.ndarray], dict]:
     names: list[str] = []
     patches = {"sample_cells": recording_sample_cells(recorded),
                "write_fcs": lambda path, *a, **k: names.append(Path(path).stem),
-               "write_manifest": lambda *a, **k: None}
+               "write_manifest": lambda *a, **k: None, "write_frequencies": lambda *a, **k: None}
     saved = {k: getattr(universe, k) for k in patches}
     try:
         for k, v in patches.items():

@@ -113,14 +113,40 @@ def run_specialist(cfg, seed: int, samples: list[Sample], task_rows: dict, task:
     return pd.DataFrame(evaluate_frozen(cfg, model, {task: task_rows[task]}, seed, "specialist")).assign(seed=seed)
 
 
-def run_baselines(cfg, seed: int, samples: list[Sample], task_rows: dict) -> pd.DataFrame:
-    """Random-init frozen encoder, per-marker quantiles, Leiden frequencies, CytoSet-style supervised set classifier."""
+def init_seed(seed: int, k: int) -> int:
+    """The torch seed of random initialisation k of run seed `seed`: k = 0 is the seed itself (the random-init column
+    of every task); k >= 1 are derived (SeedSequence), so no two (seed, k) pairs share an initialisation."""
+    return seed if k == 0 else int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
+
+
+def random_inits(cfg, rows: list[Sample], seed: int, inits: int, first: float | None = None) -> list[float]:
+    """Frozen AUROC of `inits` random initialisations of the encoder (init_seed(seed, k)) on one task's samples, with
+    the same embedding cells and probe folds; `first` reuses init 0's AUROC (the random-init column's)."""
+    out = []
+    for k in range(inits):
+        if k == 0 and first is not None:
+            out.append(float(first))
+            continue
+        torch.manual_seed(init_seed(seed, k))
+        out.append(_probe(cfg, pretrain.embed(pretrain.build_model(cfg), rows, int(cfg.probe.cells), seed), rows, seed))
+    return out
+
+
+def run_baselines(cfg, seed: int, samples: list[Sample], task_rows: dict,
+                  frequencies: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
+    """Random-init frozen encoder, per-marker quantiles, Leiden frequencies, CytoSet-style supervised set classifier;
+    with `frequencies` (the universe's true population frequencies) the probe on them (the frequency ceiling); on the
+    positive control, `baselines.random_inits` random initialisations (method random_init_avg, one row each)."""
     from neurips26.papers.cytometry_encoder import baselines
 
     b = cfg.baselines
     torch.manual_seed(seed)
     out = evaluate_frozen(cfg, pretrain.build_model(cfg), task_rows, seed, "random_init")
+    single = {r["task"]: r["auroc"] for r in out}
     for task, rows in task_rows.items():
+        if frequencies is not None and all(s.id in frequencies for s in rows):
+            out.append({"task": task, "taxonomy": corpus.taxonomy(rows), "method": "true_frequencies",
+                        "auroc": _probe(cfg, np.stack([frequencies[s.id] for s in rows]), rows, seed)})
         rows = baselines.shared_view(rows)  # the per-panel baselines see only the markers every study measures
         y = np.array([s.label for s in rows])
         features = {"quantiles": baselines.quantile_features(rows, list(b.quantiles)),
@@ -132,6 +158,11 @@ def run_baselines(cfg, seed: int, samples: list[Sample], task_rows: dict) -> pd.
         fit = baselines.cytoset_fit_predict(rows, b.cytoset, seed)
         auroc = probe.cv_auroc(np.arange(len(rows))[:, None], y, int(cfg.probe.folds), 0.0, seed, fit_predict=fit)
         out.append({"task": task, "taxonomy": corpus.taxonomy(rows), "method": "cytoset", "auroc": auroc})
+    for task, rows in task_rows.items():  # last: nothing above depends on the torch seeds it sets
+        if corpus.taxonomy(rows) == "positive_control":
+            values = random_inits(cfg, rows, seed, int(b.get("random_inits", 1)), first=single[task])
+            out += [{"task": task, "taxonomy": "positive_control", "method": "random_init_avg", "auroc": v, "init": k}
+                    for k, v in enumerate(values)]
     return pd.DataFrame(out).assign(seed=seed)
 
 

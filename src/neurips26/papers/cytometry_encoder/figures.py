@@ -7,8 +7,10 @@ import pandas as pd
 
 from neurips26.common.plotting import new_figure
 
-METHODS = ["frozen", "frozen_hashed", "specialist", "cytoset", "quantiles", "leiden_freq", "random_init"]
-COLORS = dict(zip(METHODS, ["tab:red", "salmon", "black", "tab:blue", "tab:green", "tab:purple", "grey"]))
+METHODS = ["frozen", "frozen_hashed", "specialist", "cytoset", "quantiles", "leiden_freq", "random_init",
+           "random_init_avg", "true_frequencies"]
+COLORS = dict(zip(METHODS, ["tab:red", "salmon", "black", "tab:blue", "tab:green", "tab:purple", "grey", "silver",
+                            "gold"]))
 
 
 def task_auroc(table: pd.DataFrame):

@@ -161,11 +161,17 @@ def specialists(ctx: StageContext) -> None:
 
 
 def baselines(ctx: StageContext) -> None:
-    """Every baseline on every task, every seed: --input ANNDATA_DIR --output RUN.csv"""
+    """Every baseline on every task, every seed: --input ANNDATA_DIR VECTORS.npz [FREQUENCIES.csv] --output RUN.csv
+    (FREQUENCIES.csv: the embedded universe's true population frequencies, for the frequency ceiling)."""
     from neurips26.papers.cytometry_encoder.experiments import run_baselines
+    from neurips26.papers.cytometry_encoder.universe import read_frequencies
 
-    _n(ctx, 2, 1, "baselines needs --input ANNDATA_DIR VECTORS.npz --output RUN.csv")
-    results = _over_seeds(ctx, lambda seed, samples, tasks: run_baselines(ctx.cfg, seed, samples, tasks))
+    usage = "baselines needs --input ANNDATA_DIR VECTORS.npz [FREQUENCIES.csv] --output RUN.csv"
+    _n(ctx, None, 1, usage)
+    if len(ctx.inputs) not in (2, 3):
+        raise UserError(usage)
+    truth = read_frequencies(ctx.inputs[2]) if len(ctx.inputs) == 3 else None
+    results = _over_seeds(ctx, lambda seed, samples, tasks: run_baselines(ctx.cfg, seed, samples, tasks, truth))
     write_csv(ctx.output, pd.concat(results, ignore_index=True))
 
 
