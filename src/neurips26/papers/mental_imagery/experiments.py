@@ -228,7 +228,12 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
         design = {(k, layer): np.hstack([start_hot, np.stack([H[layer, i, t] for i, t in steps])])
                   for k, H in feats.items() for layer in range(H.shape[0])}
         design[("start_only", 0)] = start_hot
-        design[("oracle", 0)] = np.hstack([start_hot, np.eye(K)[true].reshape(len(steps), -1)])
+        true_hot = np.eye(K)[true].reshape(len(steps), -1)
+        design[("oracle", 0)] = np.hstack([start_hot, true_hot])
+        # positive control: a d-dimensional linear code of the true board (as many numbers as h_t holds), fixed
+        # random Gaussian, with the start board as for every probe
+        code = np.random.default_rng(seed + 104729).normal(size=(true_hot.shape[1], int(cfg.model.d)))
+        design[("random_code", 0)] = np.hstack([start_hot, true_hot @ code])
         best = {}
         for (kind, layer), X in design.items():
             pred = fit_ridge(X[tr], true[tr], K, float(cfg.probe.alpha))(X[~tr])
@@ -253,8 +258,13 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
     return rows, decoded
 
 
-def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every variant of cfg.variants on the same puzzles of one seed (data.make_puzzles)."""
+def run(cfg, seed: int, puzzles: dict[str, list], pretrained: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every variant of cfg.variants on the same puzzles of one seed (data.make_puzzles). `pretrained`: the seed's
+    pretraining checkpoint (pretrain.run_pretraining; an empty backbone = no pretraining): every variant is fine-tuned
+    from its backbone, and the probes get the pretrained-but-not-fine-tuned model as a control ('pretrained')."""
+    from neurips26.papers.mental_imagery.pretrain import load_backbone
+
+    backbone = (pretrained or {}).get("backbone") or {}
     families = make_families()
     offsets = action_offsets(families)
     n_actions = sum(len(f.actions) for f in families.values())
@@ -271,6 +281,12 @@ def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.Data
         untrained = build_model(cfg, variant, n_actions).eval()
         torch.manual_seed(seed)
         model = build_model(cfg, variant, n_actions)
+        controls = {"untrained": untrained}
+        if backbone:
+            load_backbone(model, backbone)
+            torch.manual_seed(seed)
+            controls["pretrained"] = build_model(cfg, variant, n_actions).eval()
+            load_backbone(controls["pretrained"], backbone)
         curve = train(model, tensors, dev, cfg, seed)
         first: dict = {}
         rows = [("solve_rate", name, -1, -1, v, int(sizes.test))
@@ -281,10 +297,12 @@ def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.Data
         rows += [(m, "all", -1, step, v, 0) for step, tr_ce, dev_loss in curve
                  for m, v in (("train_ce", tr_ce), ("dev_ce", dev_loss))]
         rows.append(("steps", "all", -1, -1, curve[-1][0], 0))
+        rows += [("pretrain_dev_acc", "all", -1, int(step), float(acc), 0)
+                 for step, _, acc in (pretrained or {}).get("curve", [])]
         decoded = []
         if variant in cfg.probe.variants:
-            prows, decoded = probe_rows({"trained": model, "untrained": untrained}, train_ex, test_ex, families,
-                                        offsets, cfg, seed)
+            prows, decoded = probe_rows({"trained": model, **controls}, train_ex, test_ex, families, offsets, cfg,
+                                        seed)
             rows += prows
         elif variant == "C":  # positive control: a model whose inputs hold the true board s_t
             rows += probe_rows({"given_board": model}, train_ex, test_ex, families, offsets, cfg, seed)[0]
