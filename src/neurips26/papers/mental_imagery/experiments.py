@@ -260,8 +260,9 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
 
 def run(cfg, seed: int, puzzles: dict[str, list], pretrained: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every variant of cfg.variants on the same puzzles of one seed (data.make_puzzles). `pretrained`: the seed's
-    pretraining checkpoint (pretrain.run_pretraining; an empty backbone = no pretraining): every variant is fine-tuned
-    from its backbone, and the probes get the pretrained-but-not-fine-tuned model as a control ('pretrained')."""
+    pretraining checkpoint (pretrain.run_pretraining; None or an empty backbone = no pretraining): every variant is
+    fine-tuned from its backbone, and the probes get the pretrained-but-not-fine-tuned model as a control
+    ('pretrained')."""
     from neurips26.papers.mental_imagery.pretrain import load_backbone
 
     backbone = (pretrained or {}).get("backbone") or {}

@@ -139,3 +139,16 @@ def run_pretraining(cfg, seed: int, puzzles: dict) -> dict:
     vlm = build_model(cfg, "A", n_actions)
     curve = pretrain(cfg, seed, puzzles, vlm)
     return {"backbone": backbone_state(vlm), "curve": curve}
+
+
+def to_arrays(checkpoint: dict) -> dict:
+    """A checkpoint as named numpy arrays (for common.artifacts.write_npz): 'curve' and 'backbone/<name>'."""
+    out = {"curve": np.array(checkpoint["curve"], dtype=np.float64).reshape(-1, 3)}
+    out.update({f"backbone/{k}": v.numpy() for k, v in checkpoint["backbone"].items()})
+    return out
+
+
+def from_arrays(arrays) -> dict:
+    """The inverse of to_arrays (arrays: a mapping such as np.load's)."""
+    return {"backbone": {k.split("/", 1)[1]: torch.tensor(arrays[k]) for k in arrays if k.startswith("backbone/")},
+            "curve": [tuple(row) for row in np.asarray(arrays["curve"]).tolist()]}
