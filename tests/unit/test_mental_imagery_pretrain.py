@@ -85,8 +85,36 @@ def test_pretraining_learns_to_describe_and_hands_over_its_backbone(parts):
     assert before < 0.9  # an untrained describer does not already know the boards
     with pytest.raises(ValueError, match="backbone keys"):
         pretrain.load_backbone(model, {k: v for k, v in ck["backbone"].items() if not k.startswith("patch")})
+    assert set(ck["family_acc"]) == {e.family for e in parts["dev"]}
+    assert all(0 <= v <= 1 for v in ck["family_acc"].values())
     assert pretrain.run_pretraining(OmegaConf.merge(CFG, {"pretrain": {"steps": 0}}), 0, parts) == {
-        "backbone": {}, "curve": []}
+        "backbone": {}, "curve": [], "family_acc": {}}
+
+
+def test_family_weight_tilts_the_pretraining_mix():
+    """pretrain.family_weight: boards of a family weighted w are drawn w times as often; all weights 1 (or none
+    named) is the uniform draw; an unknown family is an error."""
+    from neurips26.papers.mental_imagery.experiments import FAMILY_NAMES
+
+    fam = torch.arange(5).repeat(200)
+    assert pretrain.sample_weights(CFG, fam) is None
+    assert pretrain.sample_weights(OmegaConf.merge(CFG, {"pretrain": {"family_weight": {"jigsaw": 1}}}), fam) is None
+    w = pretrain.sample_weights(OmegaConf.merge(CFG, {"pretrain": {"family_weight": {"jigsaw": 3}}}), fam)
+    jig = FAMILY_NAMES.index("jigsaw")
+    assert torch.equal(w, torch.where(fam == jig, 3.0, 1.0))
+    draw = fam[torch.multinomial(w, 20000, replacement=True, generator=torch.Generator().manual_seed(0))]
+    assert abs((draw == jig).float().mean().item() - 3 / 7) < 0.02
+    with pytest.raises(ValueError, match="unknown families"):
+        pretrain.sample_weights(OmegaConf.merge(CFG, {"pretrain": {"family_weight": {"chess": 2}}}), fam)
+
+
+def test_tiny_scale_runs_the_pretraining_and_the_shared_visual_tokens():
+    """The tiny end-to-end (CI) must run the pretraining path and C's shared visual-token embedding."""
+    from neurips26.common.config import compose
+
+    cfg = compose("mental_imagery", ["scale=tiny"])
+    assert int(cfg.pretrain.steps) > 0
+    assert build_model(cfg, "C", 211).z_shared
 
 
 def test_run_fine_tunes_every_variant_from_the_checkpoint(parts):
@@ -96,16 +124,18 @@ def test_run_fine_tunes_every_variant_from_the_checkpoint(parts):
     from neurips26.common.config import compose
     from neurips26.papers.mental_imagery import experiments
 
-    cfg = compose("mental_imagery", ["scale=tiny", "pretrain.steps=10", "probe.fit=8", "train.max_steps=4",
-                                     "data_sizes.test=4"])
+    cfg = compose("mental_imagery", ["scale=tiny", "probe.fit=8", "train.max_steps=4", "data_sizes.test=4"])
     puzzles = {"train": parts["train"], "dev": parts["dev"], "test": parts["dev"]}
-    ck = pretrain.run_pretraining(cfg, 0, puzzles)
+    ck = pretrain.run_pretraining(cfg, 0, puzzles)  # the tiny scale's own few pretraining steps
+    assert ck["backbone"] and ck["curve"][-1][0] == int(cfg.pretrain.steps)
     back = pretrain.from_arrays(pretrain.to_arrays(ck))
     assert back["curve"] == [tuple(map(float, c)) for c in ck["curve"]]
+    assert back["family_acc"] == ck["family_acc"]
     assert all(torch.equal(back["backbone"][k], v) for k, v in ck["backbone"].items())
     frame, _ = experiments.run(cfg, 0, puzzles, back)
     metrics = set(frame["metric"])
-    assert {"pretrained_acc_all", "random_code_acc_all", "untrained_acc_all", "pretrain_dev_acc"} <= metrics
+    assert {"pretrained_acc_all", "random_code_acc_all", "untrained_acc_all", "pretrain_dev_acc",
+            "pretrain_family_acc"} <= metrics
     assert set(frame[frame["metric"] == "pretrained_acc_all"]["variant"]) == {"A", "B"}
     frame0, _ = experiments.run(cfg, 0, puzzles, None)
     assert "pretrained_acc_all" not in set(frame0["metric"])

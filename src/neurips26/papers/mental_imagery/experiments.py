@@ -71,7 +71,8 @@ def build_model(cfg, variant: str, n_actions: int) -> TinyVLM:
     m, p = cfg.model, input_patch(cfg)
     n_img, dim = (36, puzzles_data.N_SYMBOLS) if p == "symbols" else ((CANVAS // p) ** 2, p * p * 3)
     return TinyVLM(n_actions, len(FAMILY_NAMES), int(m.d), int(m.layers), int(m.heads), int(cfg.puzzle.max_len), variant,
-                   n_img=n_img, patch_dim=dim, grid_pos=bool(m.get("grid_pos", False)))
+                   n_img=n_img, patch_dim=dim, grid_pos=bool(m.get("grid_pos", False)),
+                   z_embed=str(m.get("z_embed", "shared")))
 
 
 @torch.no_grad()
@@ -300,6 +301,8 @@ def run(cfg, seed: int, puzzles: dict[str, list], pretrained: dict | None = None
         rows.append(("steps", "all", -1, -1, curve[-1][0], 0))
         rows += [("pretrain_dev_acc", "all", -1, int(step), float(acc), 0)
                  for step, _, acc in (pretrained or {}).get("curve", [])]
+        rows += [("pretrain_family_acc", name, -1, -1, float(acc), 0)
+                 for name, acc in (pretrained or {}).get("family_acc", {}).items()]
         decoded = []
         if variant in cfg.probe.variants:
             prows, decoded = probe_rows({"trained": model, **controls}, train_ex, test_ex, families, offsets, cfg,

@@ -80,6 +80,31 @@ def board_tensors(examples, offsets_unused=None, patch: int | str = 6):
 
 
 @torch.no_grad()
+def family_accuracy(model: Describer, dev) -> dict[str, float]:
+    """Description cell accuracy on the dev start boards of each family."""
+    from neurips26.papers.mental_imagery.experiments import FAMILY_NAMES
+
+    model.eval()
+    logits = model(dev[0], dev[1])
+    hits = (logits.argmax(-1) == dev[2]).float().mean(dim=(1, 2))
+    model.train()
+    return {name: float(hits[dev[1] == i].mean()) for i, name in enumerate(FAMILY_NAMES) if (dev[1] == i).any()}
+
+
+def sample_weights(cfg, family_ids: torch.Tensor) -> torch.Tensor | None:
+    """Per-board sampling weights of the pretraining batches from pretrain.family_weight ({family: weight}, 1 for a
+    family not named); None when every weight is 1 (uniform sampling over the boards, as before the option)."""
+    from neurips26.papers.mental_imagery.experiments import FAMILY_NAMES
+
+    weights = dict(cfg.pretrain.get("family_weight") or {})
+    unknown = set(weights) - set(FAMILY_NAMES)
+    if unknown:
+        raise ValueError(f"pretrain.family_weight names unknown families: {sorted(unknown)}")
+    w = torch.tensor([float(weights.get(name, 1.0)) for name in FAMILY_NAMES])
+    return None if bool((w == 1).all()) else w[family_ids]
+
+
+@torch.no_grad()
 def dev_accuracy(model: Describer, dev, batch: int = 256) -> float:
     model.eval()
     n, hits = dev[0].shape[0], 0.0
@@ -90,11 +115,13 @@ def dev_accuracy(model: Describer, dev, batch: int = 256) -> float:
     return hits / n
 
 
-def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM) -> list[tuple[int, float, float]]:
+def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM, family_acc: dict | None = None
+             ) -> list[tuple[int, float, float]]:
     """Train vlm (in place) to describe the start boards of puzzles['train'] for pretrain.steps steps of batch
-    train.batch (AdamW, lr pretrain.lr, train.warmup warm-up steps, cosine decay to 0 at the last step). Returns
-    (step, mean train cross-entropy since the last evaluation, description accuracy on the dev start boards) every
-    train.eval_every steps and at the end."""
+    train.batch (AdamW, lr pretrain.lr, train.warmup warm-up steps, cosine decay to 0 at the last step; boards drawn
+    uniformly, or by pretrain.family_weight). Returns (step, mean train cross-entropy since the last evaluation,
+    description accuracy on the dev start boards) every train.eval_every steps and at the end; family_acc (if given)
+    receives the final per-family dev accuracy."""
     from neurips26.papers.mental_imagery.experiments import input_patch
 
     steps = int(cfg.pretrain.steps)
@@ -107,12 +134,16 @@ def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM) -> list[tuple[int, flo
     gen = torch.Generator().manual_seed(seed + 7919)
     warm, lr, every = max(1, int(cfg.train.warmup)), float(cfg.pretrain.lr), int(cfg.train.eval_every)
     n, curve, acc = tensors[0].shape[0], [], []
+    weights = sample_weights(cfg, tensors[1])
     model.train()
     for step in range(steps):
         f = (step + 1) / warm if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, steps - warm)))
         for group in opt.param_groups:
             group["lr"] = lr * f
-        idx = torch.randint(n, (int(cfg.train.batch),), generator=gen)
+        if weights is None:
+            idx = torch.randint(n, (int(cfg.train.batch),), generator=gen)
+        else:
+            idx = torch.multinomial(weights, int(cfg.train.batch), replacement=True, generator=gen)
         loss, _ = describe_loss(model, *[x[idx] for x in tensors])
         opt.zero_grad()
         loss.backward()
@@ -121,34 +152,41 @@ def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM) -> list[tuple[int, flo
         if (step + 1) % every == 0 or step + 1 == steps:
             curve.append((step + 1, float(np.mean(acc)), dev_accuracy(model, dev)))
             acc = []
+    if family_acc is not None:
+        family_acc.update(family_accuracy(model, dev))
     vlm.eval()
     return curve
 
 
 def run_pretraining(cfg, seed: int, puzzles: dict) -> dict:
     """The seed's pretraining checkpoint: {'backbone': the pretrained backbone tensors (empty when pretrain.steps is
-    0), 'curve': [(step, train cross-entropy, dev description accuracy)]}. The model is initialised exactly as the
-    variants' (torch seed = the seed), then pretrained."""
+    0), 'curve': [(step, train cross-entropy, dev description accuracy)], 'family_acc': {family: final dev
+    description accuracy}}. The model is initialised exactly as the variants' (torch seed = the seed), then
+    pretrained."""
     from neurips26.papers.mental_imagery.experiments import build_model
     from neurips26.papers.mental_imagery.puzzles import make_families
 
     if int(cfg.pretrain.steps) <= 0:
-        return {"backbone": {}, "curve": []}
+        return {"backbone": {}, "curve": [], "family_acc": {}}
     n_actions = sum(len(f.actions) for f in make_families().values())
     torch.manual_seed(seed)
     vlm = build_model(cfg, "A", n_actions)
-    curve = pretrain(cfg, seed, puzzles, vlm)
-    return {"backbone": backbone_state(vlm), "curve": curve}
+    family_acc: dict = {}
+    curve = pretrain(cfg, seed, puzzles, vlm, family_acc)
+    return {"backbone": backbone_state(vlm), "curve": curve, "family_acc": family_acc}
 
 
 def to_arrays(checkpoint: dict) -> dict:
-    """A checkpoint as named numpy arrays (for common.artifacts.write_npz): 'curve' and 'backbone/<name>'."""
+    """A checkpoint as named numpy arrays (for common.artifacts.write_npz): 'curve', 'backbone/<name>' and
+    'family_acc/<family>'."""
     out = {"curve": np.array(checkpoint["curve"], dtype=np.float64).reshape(-1, 3)}
     out.update({f"backbone/{k}": v.numpy() for k, v in checkpoint["backbone"].items()})
+    out.update({f"family_acc/{k}": np.float64(v) for k, v in checkpoint.get("family_acc", {}).items()})
     return out
 
 
 def from_arrays(arrays) -> dict:
     """The inverse of to_arrays (arrays: a mapping such as np.load's)."""
     return {"backbone": {k.split("/", 1)[1]: torch.tensor(arrays[k]) for k in arrays if k.startswith("backbone/")},
-            "curve": [tuple(row) for row in np.asarray(arrays["curve"]).tolist()]}
+            "curve": [tuple(row) for row in np.asarray(arrays["curve"]).tolist()],
+            "family_acc": {k.split("/", 1)[1]: float(arrays[k]) for k in arrays if k.startswith("family_acc/")}}
