@@ -29,6 +29,9 @@ def solve_table(folder: Path) -> str:
     pre = runs[runs["metric"] == "pretrain_dev_acc"]
     pre = pre[pre["step"] == pre.groupby("seed")["step"].transform("max")]["value"]
     note = f"; VLM pretraining: description accuracy on the dev start boards {pre.mean():.3f}" if len(pre) else ""
+    fam = runs[runs["metric"] == "pretrain_family_acc"].groupby("family")["value"].mean()
+    if len(fam):
+        note += " (" + ", ".join(f"{f} {fam[f]:.3f}" for f in FAMILIES if f in fam) + ")"
     return "\n".join(lines) + f"\n\n({seeds} seeds; training steps taken, mean over seeds: {steps}{note})"
 
 
