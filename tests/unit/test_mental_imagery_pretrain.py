@@ -117,7 +117,7 @@ def test_tiny_scale_runs_the_pretraining_and_the_shared_visual_tokens():
     assert build_model(cfg, "C", 211).z_shared
 
 
-def test_run_fine_tunes_every_variant_from_the_checkpoint(parts):
+def test_run_fine_tunes_every_variant_from_the_checkpoint(parts, tmp_path):
     """experiments.run with a pretraining checkpoint (through its npz arrays, as the stages pass it): every variant
     starts from the backbone, the probes get the pretrained-only control and the random-code positive control, and
     the pretraining curve is reported; without a checkpoint there is no 'pretrained' control."""
@@ -128,7 +128,11 @@ def test_run_fine_tunes_every_variant_from_the_checkpoint(parts):
     puzzles = {"train": parts["train"], "dev": parts["dev"], "test": parts["dev"]}
     ck = pretrain.run_pretraining(cfg, 0, puzzles)  # the tiny scale's own few pretraining steps
     assert ck["backbone"] and ck["curve"][-1][0] == int(cfg.pretrain.steps)
-    back = pretrain.from_arrays(pretrain.to_arrays(ck))
+    from neurips26.common.artifacts import write_npz
+
+    write_npz(tmp_path / "pre.npz", pretrain.to_arrays(ck), compress=False)  # through the file, as the stages do
+    with np.load(tmp_path / "pre.npz") as stored:
+        back = pretrain.from_arrays(stored)
     assert back["curve"] == [tuple(map(float, c)) for c in ck["curve"]]
     assert back["family_acc"] == ck["family_acc"]
     assert all(torch.equal(back["backbone"][k], v) for k, v in ck["backbone"].items())

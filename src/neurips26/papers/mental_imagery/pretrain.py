@@ -181,7 +181,7 @@ def to_arrays(checkpoint: dict) -> dict:
     'family_acc/<family>'."""
     out = {"curve": np.array(checkpoint["curve"], dtype=np.float64).reshape(-1, 3)}
     out.update({f"backbone/{k}": v.numpy() for k, v in checkpoint["backbone"].items()})
-    out.update({f"family_acc/{k}": np.float64(v) for k, v in checkpoint.get("family_acc", {}).items()})
+    out.update({f"family_acc/{k}": np.array([v], dtype=np.float64) for k, v in checkpoint.get("family_acc", {}).items()})
     return out
 
 
@@ -189,4 +189,5 @@ def from_arrays(arrays) -> dict:
     """The inverse of to_arrays (arrays: a mapping such as np.load's)."""
     return {"backbone": {k.split("/", 1)[1]: torch.tensor(arrays[k]) for k in arrays if k.startswith("backbone/")},
             "curve": [tuple(row) for row in np.asarray(arrays["curve"]).tolist()],
-            "family_acc": {k.split("/", 1)[1]: float(arrays[k]) for k in arrays if k.startswith("family_acc/")}}
+            "family_acc": {k.split("/", 1)[1]: float(np.asarray(arrays[k]).reshape(-1)[0]) for k in arrays
+                           if k.startswith("family_acc/")}}
