@@ -25,7 +25,14 @@ def solve_table(folder: Path) -> str:
         first = f"{t.loc[(f, 'A'), 'first_action']:.3f} / {t.loc[(f, 'blind'), 'first_action']:.3f}"
         lines.append(f"| {f} | " + " | ".join(cells) + f" | {first} |")
     steps = ", ".join(f"{v} {t.loc[('mean', v), 'steps']:.0f}" for v in ["A", "B", "C"])
-    return "\n".join(lines) + f"\n\n({seeds} seeds; training steps taken, mean over seeds: {steps})"
+    runs = pd.concat(pd.read_csv(f) for f in sorted((folder / "runs").glob("seed*_A.csv")))
+    pre = runs[runs["metric"] == "pretrain_dev_acc"]
+    pre = pre[pre["step"] == pre.groupby("seed")["step"].transform("max")]["value"]
+    note = f"; VLM pretraining: description accuracy on the dev start boards {pre.mean():.3f}" if len(pre) else ""
+    fam = runs[runs["metric"] == "pretrain_family_acc"].groupby("family")["value"].mean()
+    if len(fam):
+        note += " (" + ", ".join(f"{f} {fam[f]:.3f}" for f in FAMILIES if f in fam) + ")"
+    return "\n".join(lines) + f"\n\n({seeds} seeds; training steps taken, mean over seeds: {steps}{note})"
 
 
 def probe_table(folder: Path) -> str:
@@ -33,7 +40,8 @@ def probe_table(folder: Path) -> str:
     p = p[p["step"] == 0]
     a = p[p["variant"] == "A"].pivot(index="family", columns="kind", values="acc")
     c = p[(p["variant"] == "C") & (p["kind"] == "given_board")].set_index("family")["acc"]
-    kinds = ["trained", "copy", "start_only", "untrained", "shuffled", "oracle"]
+    kinds = [k for k in ["trained", "copy", "start_only", "untrained", "pretrained", "shuffled", "oracle",
+                         "random_code"] if k in a]
     lines = ["| family | " + " | ".join(kinds) + " | given_board (C) |", "|---" * (len(kinds) + 2) + "|"]
     for f in FAMILIES[:-1]:
         lines.append(f"| {f} | " + " | ".join(f"{a.loc[f, k]:.3f}" for k in kinds) + f" | {c.get(f, float('nan')):.3f} |")

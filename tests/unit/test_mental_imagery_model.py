@@ -90,20 +90,25 @@ def naive_generate(model, img, fam, allowed, max_steps):
         out.append(ids)
         embeds = torch.cat([embeds, model.tok(ids)[:, None]], dim=1)
         if model.variant == "C" and t < max_steps - 1:
-            for _ in range(Z_TOKENS):
+            for k in range(Z_TOKENS):
                 zk = model.z_head(model(embeds).last_hidden_state[:, -1])
-                embeds = torch.cat([embeds, model.z_in(zk)[:, None]], dim=1)
+                if model.z_shared:  # the patch encoder and the 2D position of input patch k (row k // 4, column k % 4)
+                    ek = model.patch(zk) + model.rows[k // 4, 0] + model.cols[0, k % 4]
+                else:
+                    ek = model.z_in(zk)
+                embeds = torch.cat([embeds, ek[:, None]], dim=1)
     rows = torch.stack(out, 1).tolist()
     return [r[:r.index(EOS)] if EOS in r else r for r in rows]
 
 
-@pytest.mark.parametrize("variant", ["A", "C"])
+@pytest.mark.parametrize("variant,n_img,dim", [("A", 36, 48), ("C", 36, 48), ("C", 16, 108)])
 @torch.no_grad()
-def test_cached_decoding_equals_the_full_recomputation(variant):
+def test_cached_decoding_equals_the_full_recomputation(variant, n_img, dim):
     torch.manual_seed(1)
-    model = TinyVLM(n_actions=6, n_families=2, d=16, layers=2, heads=2, max_len=3, variant=variant, n_img=36,
-                    patch_dim=48, grid_pos=True).eval()
-    img, fam = torch.rand(6, 36, 48), torch.tensor([0, 1, 0, 1, 0, 1])
+    model = TinyVLM(n_actions=6, n_families=2, d=16, layers=2, heads=2, max_len=3, variant=variant, n_img=n_img,
+                    patch_dim=dim, grid_pos=True).eval()
+    assert model.z_shared == (n_img == 16)
+    img, fam = torch.rand(6, n_img, dim), torch.tensor([0, 1, 0, 1, 0, 1])
     for allowed in (torch.tensor([EOS, 2, 3, 4]), torch.tensor([2, 3, 4, 5, 6, 7])):  # with and without EOS
         assert generate(model, img, fam, allowed, 4) == naive_generate(model, img, fam, allowed, 4)
 
@@ -145,3 +150,44 @@ def test_lean_decoder_equals_gpt2model_on_the_same_weights(heads):
     torch.testing.assert_close(torch.cat(pieces, 1), a.last_hidden_state, rtol=1e-5, atol=1e-5)
     lean.ln_f.weight.add_(0.1)  # the test can fail: a changed weight changes the output
     assert not torch.allclose(lean(x).last_hidden_state, a.last_hidden_state, atol=1e-3)
+
+
+def test_visual_tokens_go_through_the_image_encoder_when_they_have_its_form():
+    """Input patch k of a board (data.patches, 6x6 px) and visual token k of the same board are the same pixels; with
+    16 input patches of 6x6 px C embeds z_t as patch(z) + the 2D position of input patch k (z_in unused); with 36
+    cell-aligned patches, or z_embed 'separate', by z_in. The parameters start from the same random numbers either way."""
+    from neurips26.papers.mental_imagery import data
+
+    board = np.random.default_rng(0).uniform(size=(24, 24, 3)).astype(np.float32)
+    p = data.patches(board, 6)
+    for k in range(16):
+        r, c = divmod(k, 4)
+        assert np.array_equal(p[k], board[6 * r:6 * r + 6, 6 * c:6 * c + 6].ravel())
+    torch.manual_seed(3)
+    model = TinyVLM(n_actions=6, n_families=2, d=16, layers=1, heads=2, max_len=2, variant="C", grid_pos=True)
+    torch.manual_seed(3)
+    separate = TinyVLM(n_actions=6, n_families=2, d=16, layers=1, heads=2, max_len=2, variant="C", grid_pos=True,
+                       z_embed="separate")
+    assert model.z_shared and not separate.z_shared
+    assert all(torch.equal(a, b) for a, b in zip(model.state_dict().values(), separate.state_dict().values()))
+    img, fam = torch.tensor(p)[None].repeat(2, 1, 1), torch.tensor([0, 1])
+    tokens = torch.tensor([[2, 3, EOS], [4, EOS, 0]])
+    z = torch.rand(2, 3, 16, 108)
+    z[:, 0] = img  # a visual token block equal to the input image: embedded exactly as the image itself
+    emb = model.embed(img, fam, [(tokens[:, 0], z[:, 0])])
+    image_part = emb[:, :16]
+    assert torch.allclose(emb[:, 18:34], image_part)
+    pos = torch.stack([model.rows[k // 4, 0] + model.cols[0, k % 4] for k in range(16)])
+    assert torch.allclose(model.embed_z(z[:, 1]), model.patch(z[:, 1]) + pos)
+    assert torch.allclose(model.embed_z(z[:, 1, 5:9], 5), model.patch(z[:, 1, 5:9]) + pos[5:9])
+    assert torch.allclose(separate.embed_z(z[:, 1]), separate.z_in(z[:, 1]))
+    assert not torch.allclose(separate.embed(img, fam, [(tokens[:, 0], z[:, 0])])[:, 18:34], image_part)
+    loss, _ = batch_loss(model, img, fam, tokens, z, torch.tensor([2, 1]), 1.0)
+    loss.backward()
+    assert model.z_in.weight.grad is None and model.patch.weight.grad.abs().sum() > 0
+    # other forms: the separate embedding, whatever z_embed says
+    cells = TinyVLM(n_actions=6, n_families=2, d=16, layers=1, heads=2, max_len=2, variant="C", n_img=36,
+                    patch_dim=48, grid_pos=True)
+    assert not cells.z_shared and torch.allclose(cells.embed_z(z[:, 1]), cells.z_in(z[:, 1]))
+    with pytest.raises(ValueError, match="z_embed"):
+        TinyVLM(n_actions=6, n_families=2, d=16, layers=1, heads=2, max_len=2, variant="C", z_embed="both")

@@ -158,3 +158,36 @@ def test_puzzle_cache_round_trips(tmp_path):
     assert [(e.family, e.actions) for e in back] == [(e.family, e.actions) for e in examples]
     for a, b in zip(examples, back):
         assert np.array_equal(a.images, b.images) and np.array_equal(a.cells, b.cells)
+
+
+def test_symbols_are_the_board_state_and_nothing_else(examples):
+    """The symbolic input (perfect perception) against each family's state: decoded back, it gives the state; two
+    states that render differently get different symbols; ids stay in each family's own range."""
+    from neurips26.papers.mental_imagery.puzzles import _normal
+
+    fams = make_families()
+    ranges = {name: set(range(off, off + n)) for (name, off), n in
+              zip(data.SYM_OFFSETS.items(), (18, 7, 6, 8, 12))}
+    for e in examples:
+        sym = data.symbols(e.family, e.start).reshape(6, 6)
+        off = data.SYM_OFFSETS[e.family]
+        assert set(sym.ravel()) - {data.SYM_BLANK} <= ranges[e.family]
+        assert sym.max() < data.N_SYMBOLS
+        if e.family in ("rush_hour", "sokoban"):
+            assert (sym.ravel() - off == e.cells[0]).all()
+        elif e.family == "jigsaw":
+            assert tuple(sym[:2, :3].ravel() - off) == tuple(e.start[1])
+            assert (sym[2:4, :3].ravel() - off == np.arange(6)).all() and (sym[4:] == 0).all()
+        elif e.family == "rotation":
+            for row, voxels in zip((0, 3), e.start):
+                codes = sym[row:row + 3, :3] - off
+                back = {(x, y, z) for y in range(3) for z in range(3) for x in range(3) if codes[y, z] >> x & 1}
+                assert _normal(back) == voxels
+            assert (sym[:, 3:] == 0).all()
+        else:
+            silhouette, pieces, _ = e.start
+            assert {i for i, c in enumerate(sym[:4, :4].ravel() - off) if c == 1} == set(silhouette)
+            assert [list(PIECES)[c - off - 5] for c in sym[5, :len(pieces)]] == list(pieces)
+        states = replay(fams[e.family], e.start, e.actions)[1]
+        for a, b in zip(states, states[1:]):  # every action changes the board, and its symbols
+            assert (data.symbols(e.family, a) != data.symbols(e.family, b)).any()

@@ -74,7 +74,30 @@ def test_stages_name_what_is_wrong(tmp_path):
     with pytest.raises(UserError, match="PUZZLES.npz"):
         stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a"], outputs=[tmp_path / "b"], seed=0))
     with pytest.raises(UserError, match="mental_imagery_puzzles rule"):
+        stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a.npz", tmp_path / "p.npz"],
+                                outputs=[tmp_path / "b.csv", tmp_path / "c.csv"], seed=0))
+    with pytest.raises(UserError, match="PRETRAIN.npz"):
         stages.run(StageContext("mental_imagery", cfg, inputs=[tmp_path / "a.npz"],
                                 outputs=[tmp_path / "b.csv", tmp_path / "c.csv"], seed=0))
     with pytest.raises(UserError, match="not wired"):
         stages.run(StageContext("mental_imagery", OmegaConf.create({"data": "real"}), seed=0))
+
+
+def test_probe_claim_reads_the_pretrained_control_and_the_random_code_positive_control():
+    """With VLM pretraining the untrained control is the stronger of the random and the pretrained-only model; the
+    positive control is random_code (a d-dimensional code of the true board) when present."""
+    runs = synthetic_runs({"A": 0.6, "B": 0.65, "C": 0.6}, probe_gain=0.05)
+    extra = []
+    for seed in (0, 1):
+        for f in FAMS:
+            for kind, acc in (("pretrained", 0.9), ("random_code", 0.95)):
+                extra.append(("A", seed, f"{kind}_acc_all", f, 0, -1, acc, 10))
+                extra.append(("A", seed, f"{kind}_acc", f, 0, 1, acc, 10))
+    runs2 = pd.concat([runs, pd.DataFrame(extra, columns=runs.columns)], ignore_index=True)
+    v, doc = verdicts(runs2)
+    assert not v["probes_decode_state"]  # trained 0.85 < pretrained-only 0.9
+    pc = doc["probes_decode_state"]["positive_control"]
+    assert pc["holds"] is True and pc["measured"]["min_margin_over_untrained"] == pytest.approx(0.05)
+    assert doc["probes_decode_state"]["measured"]["min_margin_over_untrained"] == pytest.approx(-0.05)
+    v, _ = verdicts(runs)  # without them: the random model and given_board, as before
+    assert v["probes_decode_state"]

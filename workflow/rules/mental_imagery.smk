@@ -33,13 +33,16 @@ rule mental_imagery_config:
         "python -m neurips26 mental_imagery config --output {output} {params.overrides} > {log} 2>&1"
 
 
+# The puzzles of a seed and its VLM pretraining (describe the start boards; the checkpoint A, B and C are fine-tuned
+# from), in one job: the run jobs need both.
 rule mental_imagery_puzzles:
     input:
         data=MENTAL_IMAGERY_DATA,
         config="results/mental_imagery/config.yaml",
-        code=code_files("mental_imagery", "puzzles", "data", "stages"),
+        code=code_files("mental_imagery", "puzzles", "data", "stages", "pretrain", "model", "experiments"),
     output:
-        "results/mental_imagery/puzzles/seed{seed}.npz",
+        puzzles="results/mental_imagery/puzzles/seed{seed}.npz",
+        pretrain="results/mental_imagery/pretrain/seed{seed}.npz",
     wildcard_constraints:
         seed=r"\d+",
     log:
@@ -52,12 +55,13 @@ rule mental_imagery_puzzles:
         runtime=10,
     shell:
         "python -m neurips26 mental_imagery puzzles --config {input.config} --input {input.data} --seed {wildcards.seed}"
-        " --output {output} > {log} 2>&1"
+        " --output {output.puzzles} {output.pretrain} --threads {threads} > {log} 2>&1"
 
 
 rule mental_imagery_run:
     input:
         puzzles="results/mental_imagery/puzzles/seed{seed}.npz",
+        pretrain="results/mental_imagery/pretrain/seed{seed}.npz",
         config="results/mental_imagery/config.yaml",
         code=code_files("mental_imagery", exclude=MENTAL_IMAGERY_PRESENTATION),
     output:
@@ -77,7 +81,8 @@ rule mental_imagery_run:
         mem_mb=3000,
         runtime=30,
     shell:
-        "python -m neurips26 mental_imagery run --config {input.config} --input {input.puzzles} --seed {wildcards.seed}"
+        "python -m neurips26 mental_imagery run --config {input.config} --input {input.puzzles} {input.pretrain}"
+        " --seed {wildcards.seed}"
         " --output {output.run} {output.decoded} --threads {threads} 'variants=[{params.variants}]' > {log} 2>&1"
 
 

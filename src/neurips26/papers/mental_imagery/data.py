@@ -36,6 +36,44 @@ def patches(images: np.ndarray, size: int = 6) -> np.ndarray:
     return shaped.reshape(*images.shape[:-3], k * k, size * size * 3)
 
 
+# Symbolic input (perfect perception): a board's full state as 36 symbol ids on the renderers' 6x6 layout grid.
+SYM_BLANK = 0
+SYM_OFFSETS = {"rush_hour": 1, "sokoban": 19, "jigsaw": 26, "rotation": 32, "tangram": 40}
+N_SYMBOLS = 52  # rush_hour 18 cell classes, sokoban 7, jigsaw 6 tiles, rotation 8 column codes, tangram 5 + 7 pieces
+
+
+def symbols(name: str, state) -> np.ndarray:
+    """The symbolic view of a state: (36,) ints (global symbol ids, 0 = blank) in raster order of the 6x6 layout grid,
+    holding what the image shows and nothing else. Rush Hour and Sokoban: each cell's class. Jigsaw: the tile at each
+    of the six positions (rows 0-1, columns 0-2) and the solved order, the reference (rows 2-3). Rotation: for each
+    (y, z) voxel column the 3-bit occupancy along x (bit x), of the current shape in rows 0-2 (row y, column z) and of
+    the target in rows 3-5. Tangram: the 16 cells (outside, empty, piece i) in rows 0-3, columns 0-3, and each unplaced
+    tray piece's type in row 5, column i (blank once placed)."""
+    from neurips26.papers.mental_imagery.puzzles import PIECES
+
+    fam = make_families()[name]
+    off, out = SYM_OFFSETS[name], np.full((6, 6), SYM_BLANK, dtype=np.int64)
+    if name in ("rush_hour", "sokoban"):
+        return off + fam.cells(state)
+    if name == "jigsaw":
+        out[:2, :3] = off + np.array(state[1]).reshape(2, 3)
+        out[2:4, :3] = off + np.arange(6).reshape(2, 3)
+    elif name == "rotation":
+        for row, voxels in zip((0, 3), state):
+            for x, y, z in voxels:
+                out[row + y, z] += 1 << x
+            out[row:row + 3, :3] += off
+    elif name == "tangram":
+        silhouette, pieces, placements = state
+        out[:4, :4] = off + fam.cells(state).reshape(4, 4)
+        for i, piece in enumerate(pieces):
+            if placements[i] is None:
+                out[5, i] = off + 5 + list(PIECES).index(piece)
+    else:
+        raise ValueError(name)
+    return out.ravel()
+
+
 def _example(family, start, actions) -> Example:
     ok, states = replay(family, start, actions)
     if not ok:

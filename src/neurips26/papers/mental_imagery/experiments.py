@@ -38,11 +38,16 @@ def action_offsets(families: dict) -> dict[str, int]:
     return offsets
 
 
-def tensorize(examples, offsets: dict, T: int, patch: int = 4):
-    """Stack a list of examples into tensors: image tokens of s_0 (patch x patch pixels each), family ids, tokens
-    (actions, EOS, PAD), visual tokens z of s_1..s_T (always 16 patches of 6x6 pixels), lengths."""
+def tensorize(examples, offsets: dict, T: int, patch: int | str = 4):
+    """Stack a list of examples into tensors: image tokens of s_0 (patch x patch pixels each; patch 'symbols': the 36
+    one-hot symbols of data.symbols, perfect perception), family ids, tokens (actions, EOS, PAD), visual tokens z of
+    s_1..s_T (always 16 patches of 6x6 pixels), lengths."""
     n = len(examples)
-    img = np.stack([puzzles_data.patches(e.images[0], patch) for e in examples])
+    if patch == "symbols":
+        img = np.eye(puzzles_data.N_SYMBOLS, dtype=np.float32)[
+            np.stack([puzzles_data.symbols(e.family, e.start) for e in examples])]
+    else:
+        img = np.stack([puzzles_data.patches(e.images[0], patch) for e in examples])
     tokens = np.full((n, T), PAD)
     z = np.zeros((n, T, 16, 108), dtype=np.float32)
     for i, e in enumerate(examples):
@@ -56,10 +61,18 @@ def tensorize(examples, offsets: dict, T: int, patch: int = 4):
             torch.tensor(lengths))
 
 
+def input_patch(cfg) -> int | str:
+    """model.patch: the input patch side in pixels, or 'symbols' (the symbolic input, perfect perception)."""
+    p = cfg.model.patch
+    return "symbols" if str(p) == "symbols" else int(p)
+
+
 def build_model(cfg, variant: str, n_actions: int) -> TinyVLM:
-    m, p = cfg.model, int(cfg.model.patch)
+    m, p = cfg.model, input_patch(cfg)
+    n_img, dim = (36, puzzles_data.N_SYMBOLS) if p == "symbols" else ((CANVAS // p) ** 2, p * p * 3)
     return TinyVLM(n_actions, len(FAMILY_NAMES), int(m.d), int(m.layers), int(m.heads), int(cfg.puzzle.max_len), variant,
-                   n_img=(CANVAS // p) ** 2, patch_dim=p * p * 3, grid_pos=bool(m.get("grid_pos", False)))
+                   n_img=n_img, patch_dim=dim, grid_pos=bool(m.get("grid_pos", False)),
+                   z_embed=str(m.get("z_embed", "shared")))
 
 
 @torch.no_grad()
@@ -149,7 +162,7 @@ def solve_rates(model, test, families, offsets, cfg, first: dict | None = None) 
     out = {}
     for name in FAMILY_NAMES:
         ex = [e for e in test if e.family == name]
-        img, fam = tensorize(ex, offsets, int(cfg.puzzle.max_len) + 1, int(cfg.model.patch))[:2]
+        img, fam = tensorize(ex, offsets, int(cfg.puzzle.max_len) + 1, input_patch(cfg))[:2]
         allowed = torch.tensor([EOS, *range(offsets[name], offsets[name] + len(families[name].actions))])
         seqs = generate(model, img, fam, allowed, int(cfg.puzzle.max_len) + 1)
         ok = [replay(families[name], e.start, [s - offsets[name] for s in seq])[0] for e, seq in zip(ex, seqs)]
@@ -200,7 +213,7 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
         ex = fit_ex + [e for e in test if e.family == name]
         half = len(fit_ex)
         K = families[name].n_classes
-        patch = int(cfg.model.patch)
+        patch = input_patch(cfg)
         feats = {k: hidden_at_actions(m, ex, offsets, T, patch) for k, m in models.items()}
         if "trained" in models:
             feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, patch, np.random.default_rng(seed))
@@ -216,7 +229,12 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
         design = {(k, layer): np.hstack([start_hot, np.stack([H[layer, i, t] for i, t in steps])])
                   for k, H in feats.items() for layer in range(H.shape[0])}
         design[("start_only", 0)] = start_hot
-        design[("oracle", 0)] = np.hstack([start_hot, np.eye(K)[true].reshape(len(steps), -1)])
+        true_hot = np.eye(K)[true].reshape(len(steps), -1)
+        design[("oracle", 0)] = np.hstack([start_hot, true_hot])
+        # positive control: a d-dimensional linear code of the true board (as many numbers as h_t holds), fixed
+        # random Gaussian, with the start board as for every probe
+        code = np.random.default_rng(seed + 104729).normal(size=(true_hot.shape[1], int(cfg.model.d)))
+        design[("random_code", 0)] = np.hstack([start_hot, true_hot @ code])
         best = {}
         for (kind, layer), X in design.items():
             pred = fit_ridge(X[tr], true[tr], K, float(cfg.probe.alpha))(X[~tr])
@@ -241,14 +259,20 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
     return rows, decoded
 
 
-def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every variant of cfg.variants on the same puzzles of one seed (data.make_puzzles)."""
+def run(cfg, seed: int, puzzles: dict[str, list], pretrained: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every variant of cfg.variants on the same puzzles of one seed (data.make_puzzles). `pretrained`: the seed's
+    pretraining checkpoint (pretrain.run_pretraining; None or an empty backbone = no pretraining): every variant is
+    fine-tuned from its backbone, and the probes get the pretrained-but-not-fine-tuned model as a control
+    ('pretrained')."""
+    from neurips26.papers.mental_imagery.pretrain import load_backbone
+
+    backbone = (pretrained or {}).get("backbone") or {}
     families = make_families()
     offsets = action_offsets(families)
     n_actions = sum(len(f.actions) for f in families.values())
     sizes, T = cfg.data_sizes, int(cfg.puzzle.max_len) + 1
     train_ex, dev_ex, test_ex = puzzles["train"], puzzles["dev"], puzzles["test"]
-    patch = int(cfg.model.patch)
+    patch = input_patch(cfg)
     tensors, dev = tensorize(train_ex, offsets, T, patch), tensorize(dev_ex, offsets, T, patch)
     blind = constant_baseline(train_ex, test_ex, families)
     blind_first = majority_first_action(train_ex, test_ex)
@@ -259,6 +283,12 @@ def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.Data
         untrained = build_model(cfg, variant, n_actions).eval()
         torch.manual_seed(seed)
         model = build_model(cfg, variant, n_actions)
+        controls = {"untrained": untrained}
+        if backbone:
+            load_backbone(model, backbone)
+            torch.manual_seed(seed)
+            controls["pretrained"] = build_model(cfg, variant, n_actions).eval()
+            load_backbone(controls["pretrained"], backbone)
         curve = train(model, tensors, dev, cfg, seed)
         first: dict = {}
         rows = [("solve_rate", name, -1, -1, v, int(sizes.test))
@@ -269,10 +299,14 @@ def run(cfg, seed: int, puzzles: dict[str, list]) -> tuple[pd.DataFrame, pd.Data
         rows += [(m, "all", -1, step, v, 0) for step, tr_ce, dev_loss in curve
                  for m, v in (("train_ce", tr_ce), ("dev_ce", dev_loss))]
         rows.append(("steps", "all", -1, -1, curve[-1][0], 0))
+        rows += [("pretrain_dev_acc", "all", -1, int(step), float(acc), 0)
+                 for step, _, acc in (pretrained or {}).get("curve", [])]
+        rows += [("pretrain_family_acc", name, -1, -1, float(acc), 0)
+                 for name, acc in (pretrained or {}).get("family_acc", {}).items()]
         decoded = []
         if variant in cfg.probe.variants:
-            prows, decoded = probe_rows({"trained": model, "untrained": untrained}, train_ex, test_ex, families,
-                                        offsets, cfg, seed)
+            prows, decoded = probe_rows({"trained": model, **controls}, train_ex, test_ex, families, offsets, cfg,
+                                        seed)
             rows += prows
         elif variant == "C":  # positive control: a model whose inputs hold the true board s_t
             rows += probe_rows({"given_board": model}, train_ex, test_ex, families, offsets, cfg, seed)[0]

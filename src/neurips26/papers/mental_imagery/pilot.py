@@ -50,6 +50,7 @@ def main(argv=None) -> None:
     ap.add_argument("--data", default="data/raw")
     ap.add_argument("--generate-only", action="store_true", help="write the --cache file and stop")
     ap.add_argument("--cache", default="", help="an .npz of the seed's puzzles: read when it exists, else written")
+    ap.add_argument("--probe-csv", default="", help="write the probe table (tables.table_probe) here")
     ap.add_argument("overrides", nargs="*")
     args = ap.parse_args(argv)
     cfg = compose("mental_imagery", args.overrides)
@@ -61,7 +62,7 @@ def main(argv=None) -> None:
     fams = make_families()
     offsets = experiments.action_offsets(fams)
     n_act = sum(len(f.actions) for f in fams.values())
-    T, patch = int(cfg.puzzle.max_len) + 1, int(cfg.model.patch)
+    T, patch = int(cfg.puzzle.max_len) + 1, experiments.input_patch(cfg)
     t0 = time.time()
     n_train = args.overfit or int(cfg.data_sizes.train)
     cache = Path(args.cache) if args.cache else None
@@ -85,6 +86,19 @@ def main(argv=None) -> None:
     torch.manual_seed(args.seed)
     model = experiments.build_model(cfg, args.variant, n_act)
     untrained = experiments.build_model(cfg, args.variant, n_act).eval()
+    controls = {"untrained": untrained}
+    if int(cfg.pretrain.steps) > 0:  # the seed's VLM pretraining (describe the start boards), then fine-tuning
+        from neurips26.papers.mental_imagery import pretrain
+
+        t0 = time.time()
+        ck = pretrain.run_pretraining(cfg, args.seed, parts)
+        wall = time.time() - t0
+        print(f"pretrain {wall:.1f}s, {ck['curve'][-1][0]} steps ({1000 * wall / ck['curve'][-1][0]:.1f} ms/step)")
+        print("pretrain curve (step, train ce, dev description acc):",
+              [(s, round(a, 3), round(b, 3)) for s, a, b in ck["curve"]], flush=True)
+        pretrain.load_backbone(model, ck["backbone"])
+        controls["pretrained"] = experiments.build_model(cfg, args.variant, n_act).eval()
+        pretrain.load_backbone(controls["pretrained"], ck["backbone"])
     t0 = time.time()
     dev = train_ex if args.overfit else dev_ex
     curve = experiments.train(model, tensors, experiments.tensorize(dev, offsets, T, patch), cfg, args.seed)
@@ -101,11 +115,15 @@ def main(argv=None) -> None:
     print(f"mean       train {sum(tr.values()) / 5:.3f}  test {sum(te.values()) / 5:.3f}  "
           f"blind {sum(blind.values()) / 5:.3f}  first {sum(first.values()) / 5:.3f} "
           f"(majority {sum(blind_first.values()) / 5:.3f})  (total {time.time() - t0:.1f}s)", flush=True)
-    rows, _ = experiments.probe_rows({"trained": model, "untrained": untrained}, train_ex, test_ex, fams, offsets, cfg,
-                                     args.seed)
+    rows, _ = experiments.probe_rows({"trained": model, **controls}, train_ex, test_ex, fams, offsets, cfg, args.seed)
     runs = pd.DataFrame(rows, columns=["metric", "family", "layer", "step", "value", "n"]).assign(variant="A", seed=0)
     probe = tables.table_probe(runs)
+    if args.probe_csv:
+        probe.to_csv(args.probe_csv, index=False)
     print(probe[probe["step"] == 0].pivot(index="family", columns="kind", values="acc").round(3).to_string())
+    print("changed cells (mean over steps):")
+    print(probe[probe["step"] > 0].pivot_table(index="family", columns="kind", values="changed_acc").round(3)
+          .to_string())
     print(f"(total with probes {time.time() - t0:.1f}s)")
 
 

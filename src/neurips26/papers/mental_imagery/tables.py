@@ -7,7 +7,7 @@ import pandas as pd
 FAMILIES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram"]
 
 
-KINDS = ["trained", "untrained", "shuffled", "start_only", "oracle", "given_board"]
+KINDS = ["trained", "untrained", "pretrained", "shuffled", "start_only", "oracle", "random_code", "given_board"]
 
 
 def _per_family(runs: pd.DataFrame, metric: str, blind_metric: str, name: str) -> pd.DataFrame:
