@@ -68,7 +68,7 @@ def load_backbone(vlm: TinyVLM, state: dict) -> None:
     vlm.load_state_dict({**own, **state})
 
 
-def board_tensors(examples, offsets_unused=None, patch: int | str = 6):
+def board_tensors(examples, patch: int | str = 6):
     """Image tokens of the start boards, family ids and the description targets."""
     from neurips26.papers.mental_imagery.experiments import FAMILY_NAMES, tensorize
 
