@@ -346,11 +346,10 @@ def test_on_step_sees_every_step_and_embedding_there_changes_nothing():
     assert np.array_equal(runs[0][0], runs[1][0]) and torch.equal(runs[0][1], runs[1][1])
 
 
-def test_recorded_populations_leave_the_universe_generator_unchanged():
-    """The diagnostic's sample_cells makes the same events and leaves the generator in the same state as the
-    universe's, and records frequencies of the populations it drew."""
+def test_recording_frequencies_leaves_the_universe_generator_unchanged():
+    """sample_cells with `frequencies` makes the same events and leaves the generator in the same state as without,
+    and records the frequencies of the populations it drew (what frequencies.csv and the diagnostic read)."""
     from neurips26.papers.cytometry_encoder import universe
-    from neurips26.papers.cytometry_encoder.diagnostics import recording_sample_cells
 
     u = OmegaConf.create({"concentration": 60, "cells_per_sample": 200, "noise_sd": 0.35, "cofactor": 150})
     rng = np.random.default_rng(3)
@@ -361,7 +360,7 @@ def test_recorded_populations_leave_the_universe_generator_unchanged():
     args = (profile, base_logp, shift_logp, rng.normal(0, 0.3, 5), np.ones(5), u)
     a, b, recorded = np.random.default_rng(9), np.random.default_rng(9), []
     expected = universe.sample_cells(a, *args)
-    got = recording_sample_cells(recorded)(b, *args)
+    got = universe.sample_cells(b, *args, frequencies=recorded)
     assert np.array_equal(got, expected) and a.random() == b.random()
     assert len(recorded) == 1 and recorded[0].sum() == pytest.approx(1.0) and recorded[0].argmax() == 2
 

@@ -1,6 +1,8 @@
 """The synthetic universe's marginals against its generative parameters: population proportions and their label shift,
 the phenotype shift, per-study batch effects, and the positive-control task's partially overlapping panels."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import yaml
@@ -61,11 +63,14 @@ def test_universe_tasks_panels_labels_and_phenotype_shift(tmp_path):
 def _control_universe(root, effect=1.0, core="agree", cells=4000, concentration=1e6):
     """A universe with one paper task and the positive control (many cells, proportions at their Dirichlet mean)."""
     u = OmegaConf.create({**U, "cells_per_sample": cells, "concentration": concentration, "task_samples_per_study": 10})
-    tasks = OmegaConf.create([
+    return u, generate(u, _control_tasks(effect, core), root)
+
+
+def _control_tasks(effect=1.0, core="agree"):
+    return OmegaConf.create([
         {"name": "t", "taxonomy": "novel_panel_seen_markers", "novel_markers": 0, "signal": True},
         {"name": "p", "taxonomy": "positive_control", "novel_markers": 0, "signal": True, "shared_markers": 3,
          "effect": effect, "core": core, "stream": 1}])
-    return u, generate(u, tasks, root)
 
 
 def test_positive_control_moves_frequencies_only_by_the_configured_effect(tmp_path, monkeypatch):
@@ -171,3 +176,19 @@ def test_minilm_marker_vectors_are_centred_unit_and_keep_synonyms_close():
     cos = v @ v.T
     assert cos[0, 1] > cos[0, 2] and cos[0, 1] > cos[0, 3]  # CD45RA nearer CD45RO than unrelated markers
     assert cos[0, 2] < 0.6                                   # centred: unrelated names no longer in one narrow cone
+
+
+def test_the_diagnostics_true_frequencies_are_the_written_ones(tmp_path):
+    """diagnostics.true_frequencies re-runs the generator without writing: the same samples and frequencies as the
+    frequencies.csv a real run writes, and no file anywhere."""
+    import pandas as pd
+
+    from neurips26.papers.cytometry_encoder import diagnostics, universe
+
+    u, info = _control_universe(tmp_path, cells=60)
+    got, got_info = diagnostics.true_frequencies(OmegaConf.create({"universe": u, "tasks": _control_tasks()}))
+    written = universe.read_frequencies(tmp_path / "frequencies.csv")
+    assert sorted(got) == sorted(written) and len(got) == len(pd.read_csv(tmp_path / "frequencies.csv"))
+    assert all(np.allclose(got[k], written[k]) for k in written)
+    assert got_info["tasks"]["p"]["up"] == info["tasks"]["p"]["up"]
+    assert not Path("/nonexistent-never-written").exists()

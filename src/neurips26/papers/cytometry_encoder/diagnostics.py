@@ -10,33 +10,15 @@ import numpy as np
 from neurips26.papers.cytometry_encoder import probe
 
 
-def recording_sample_cells(recorded: list):
-    """universe.sample_cells with the same draws in the same order (dirichlet, choice, normal) and the same events,
-    appending each sample's population frequencies to `recorded` (a test checks values and generator state)."""
-
-    def sample_cells(rng, profile, base_logp, shift_logp, study_shift, study_scale, u, frequencies=None):
-        proportions = rng.dirichlet(u.concentration * np.exp(base_logp + shift_logp) / np.exp(base_logp + shift_logp).sum())
-        pop = rng.choice(len(profile), size=u.cells_per_sample, p=proportions)
-        x = profile[pop] + u.noise_sd * rng.standard_normal((u.cells_per_sample, profile.shape[1]))
-        recorded.append(np.bincount(pop, minlength=len(profile)) / len(pop))
-        if frequencies is not None:
-            frequencies.append(recorded[-1])
-        return np.sinh(x * study_scale + study_shift) * u.cofactor
-
-    return sample_cells
-
-
 def true_frequencies(cfg) -> tuple[dict[str, np.ndarray], dict]:
     """sample name -> population frequencies [n_populations], and the universe's summary (tasks' up / down
-    populations): the generator re-run without writing a file (its draws unchanged, so every sample gets the
-    populations its FCS file was written from; the ingest keeps every event at default, 300 of 300)."""
+    populations): the generator re-run without writing a file; the frequencies are the ones it would write to
+    frequencies.csv (every sample's populations as drawn; the ingest keeps every event at default, 300 of 300)."""
     from neurips26.papers.cytometry_encoder import universe
 
-    recorded: list[np.ndarray] = []
-    names: list[str] = []
-    patches = {"sample_cells": recording_sample_cells(recorded),
-               "write_fcs": lambda path, *a, **k: names.append(Path(path).stem),
-               "write_manifest": lambda *a, **k: None, "write_frequencies": lambda *a, **k: None}
+    captured: dict[str, np.ndarray] = {}
+    patches = {"write_fcs": lambda *a, **k: None, "write_manifest": lambda *a, **k: None,
+               "write_frequencies": lambda path, frequencies: captured.update(frequencies)}
     saved = {k: getattr(universe, k) for k in patches}
     try:
         for k, v in patches.items():
@@ -45,9 +27,7 @@ def true_frequencies(cfg) -> tuple[dict[str, np.ndarray], dict]:
     finally:
         for k, v in saved.items():
             setattr(universe, k, v)
-    if len(names) != len(recorded):
-        raise RuntimeError("the universe generator changed: sample_cells and write_fcs no longer pair up")
-    return dict(zip(names, recorded)), info
+    return captured, info
 
 
 def cv_r2(z: np.ndarray, target: np.ndarray, folds: np.ndarray, alpha: float = 0.1) -> float:
