@@ -95,6 +95,14 @@ def make_optimizer(model: TinyVLM, cfg):
     return optim.AdamW(model.parameters(), lr=float(cfg.train.lr), weight_decay=0.01, foreach=True)
 
 
+def lr_factor(step: int, warm: int, cap: int, cosine: bool = True) -> float:
+    """The learning-rate multiplier at `step` (0-based): linear warm-up over `warm` steps, then constant or cosine decay
+    to 0 at `cap` (the fine-tuning and the VLM pretraining alike)."""
+    if step < warm:
+        return (step + 1) / warm
+    return 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, cap - warm))) if cosine else 1.0
+
+
 def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float, float]]:
     """AdamW, linear warm-up then a constant learning rate (train.decay: cosine decays it to 0 at train.max_steps).
     Convergence rule: every train.eval_every steps the
@@ -106,12 +114,6 @@ def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float
     opt = make_optimizer(model, cfg)
     warm = max(1, int(t.warmup))
     cap, cosine = int(t.max_steps), str(t.get("decay", "constant")) == "cosine"
-
-    def factor(k: int) -> float:
-        if k < warm:
-            return (k + 1) / warm
-        return 0.5 * (1 + math.cos(math.pi * (k - warm) / max(1, cap - warm))) if cosine else 1.0
-
     n, curve, acc = tensors[0].shape[0], [], []
     best, best_state, bad = float("inf"), None, 0
     model.train()
@@ -119,7 +121,7 @@ def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float
         idx = torch.randint(n, (int(t.batch),), generator=gen)
         loss, ce = batch_loss(model, *[x[idx] for x in tensors], float(t.z_weight))
         for group in opt.param_groups:  # the schedule (as torch's LambdaLR with `factor`, without its import)
-            group["lr"] = float(t.lr) * factor(step)
+            group["lr"] = float(t.lr) * lr_factor(step, warm, cap, cosine)
         opt.zero_grad()
         loss.backward()
         opt.step()

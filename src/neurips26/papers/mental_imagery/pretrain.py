@@ -10,8 +10,6 @@ C alike); the action embeddings and heads start from random, as without pretrain
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import torch
 from torch import nn
@@ -122,7 +120,7 @@ def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM, family_acc: dict | Non
     uniformly, or by pretrain.family_weight). Returns (step, mean train cross-entropy since the last evaluation,
     description accuracy on the dev start boards) every train.eval_every steps and at the end; family_acc (if given)
     receives the final per-family dev accuracy."""
-    from neurips26.papers.mental_imagery.experiments import input_patch
+    from neurips26.papers.mental_imagery.experiments import input_patch, lr_factor
 
     steps = int(cfg.pretrain.steps)
     if steps <= 0:
@@ -137,9 +135,8 @@ def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM, family_acc: dict | Non
     weights = sample_weights(cfg, tensors[1])
     model.train()
     for step in range(steps):
-        f = (step + 1) / warm if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, steps - warm)))
         for group in opt.param_groups:
-            group["lr"] = lr * f
+            group["lr"] = lr * lr_factor(step, warm, steps)
         if weights is None:
             idx = torch.randint(n, (int(cfg.train.batch),), generator=gen)
         else:
