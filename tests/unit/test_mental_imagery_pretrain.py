@@ -46,6 +46,7 @@ def test_block_targets_are_the_cells_of_each_2x2_block():
     for r in range(6):
         for c in range(6):
             assert (t[:, (r // 2) * 3 + c // 2, (r % 2) * 2 + c % 2] == sym[:, r * 6 + c]).all()
+    assert (pretrain.unblock(t) == sym).all()
 
 
 def test_targets_are_the_start_boards_symbols_only(parts):

@@ -28,12 +28,19 @@ def rush_file() -> Path:
     return Path(list(spec.submodule_search_locations)[0]) / "data" / "rush_18k.txt"
 
 
-@pytest.fixture(scope="module")
-def examples():
+# the jigsaw definitions: the photo jigsaw with the reference (puzzle.jigsaw absent), and without the reference, its
+# crop carrying the position-coding gradient, with 4x4- or 6x6-pixel tiles (README "Pilot 7")
+JIGSAWS = {"reference": {}, "gradient4": {"gradient": 0.8, "tile": 4, "reference": False},
+           "gradient6": {"gradient": 0.8, "tile": 6, "reference": False}}
+
+
+@pytest.fixture(scope="module", params=list(JIGSAWS))
+def examples(request):
     rng = np.random.default_rng(5)
     photos = [rng.uniform(size=(64, 96, 3)) for _ in range(2)]
     boards = data.rush_boards(rush_file())
-    return data.generate(CFG, 3, 12, boards, photos, "train")
+    cfg = OmegaConf.merge(CFG, {"puzzle": {"jigsaw": JIGSAWS[request.param]}})
+    return data.generate(cfg, 3, 12, boards, photos, "train")
 
 
 def test_every_solution_replays_to_a_solved_state(examples):
@@ -85,17 +92,20 @@ def test_renderers_show_the_board(examples):
             elif e.family == "tangram":
                 assert np.allclose(img[2:16:4, 2:16:4].reshape(16, 3), fam.colors[cells])
         if e.family == "jigsaw":
-            image, perm = e.start
-            for p, t in enumerate(perm):
-                pr, pc = divmod(p, 3)
-                tr, tc = divmod(t, 3)
-                assert np.allclose(e.images[0][4 * pr:4 * pr + 4, 4 * pc:4 * pc + 4],
-                                   image[4 * tr:4 * tr + 4, 4 * tc:4 * tc + 4])
-                # one tile = one input patch (4x4 pixels, 6x6 layout grid)
-                assert np.allclose(data.patches(e.images[0], 4)[6 * pr + pc].reshape(4, 4, 3),
-                                   image[4 * tr:4 * tr + 4, 4 * tc:4 * tc + 4])
-            assert np.allclose(e.images[0][8:16, :12], image)  # the reference below
-            assert np.allclose(e.images[-1][:8, :12], image)  # solved: the photo crop itself
+            image, perm, reference = e.start
+            k = image.shape[0] // 2
+            for img, cells in zip(e.images, e.cells):  # every state of the solution: tile cells[p] at position p
+                for p, t in enumerate(cells):
+                    pr, pc = divmod(p, 3)
+                    tr, tc = divmod(t, 3)
+                    tile = image[k * tr:k * tr + k, k * tc:k * tc + k]
+                    assert np.allclose(img[k * pr:k * pr + k, k * pc:k * pc + k], tile)
+                    # one tile = one input patch: a 4x4 cell of the 6x6 layout grid, or one of the 16 6x6-pixel patches
+                    assert np.allclose(data.patches(img, k)[(24 // k) * pr + pc].reshape(k, k, 3), tile)
+                if reference:
+                    assert np.allclose(img[2 * k:4 * k, :3 * k], image)  # the reference below
+                assert not img[:, 3 * k:].any() and (reference or not img[2 * k:].any())  # nothing else is drawn
+            assert np.allclose(e.images[-1][:2 * k, :3 * k], image)  # solved: the (gradient) crop itself
         if e.family == "rotation":
             grid = e.cells[0].reshape(3, 3, 3)
             top = e.images[0][4:7, 4:7, 0] > 0  # view along x of the current shape: occupied where any voxel
@@ -177,7 +187,11 @@ def test_symbols_are_the_board_state_and_nothing_else(examples):
             assert (sym.ravel() - off == e.cells[0]).all()
         elif e.family == "jigsaw":
             assert tuple(sym[:2, :3].ravel() - off) == tuple(e.start[1])
-            assert (sym[2:4, :3].ravel() - off == np.arange(6)).all() and (sym[4:] == 0).all()
+            if e.start[2]:  # the reference is drawn: its symbols too
+                assert (sym[2:4, :3].ravel() - off == np.arange(6)).all()
+            else:
+                assert (sym[2:4] == 0).all()
+            assert (sym[4:] == 0).all() and (sym[:, 3:] == 0).all()
         elif e.family == "rotation":
             for row, voxels in zip((0, 3), e.start):
                 codes = sym[row:row + 3, :3] - off
@@ -191,3 +205,42 @@ def test_symbols_are_the_board_state_and_nothing_else(examples):
         states = replay(fams[e.family], e.start, e.actions)[1]
         for a, b in zip(states, states[1:]):  # every action changes the board, and its symbols
             assert (data.symbols(e.family, a) != data.symbols(e.family, b)).any()
+
+
+@pytest.mark.parametrize("tile", [4, 6])
+def test_gradient_jigsaw_is_solvable_from_the_tiles_alone(tile):
+    """Without the reference, the solved order is identifiable from the scrambled board alone: a tile's mean red and
+    blue, decoded to the nearest column and row codes of the gradient, give its home position, whatever the photograph
+    (random, black, white, stripes of 0 and 1). The bound: alpha > 3/4; at alpha 0.7 a white photo fools it."""
+    rng = np.random.default_rng(0)
+    jg = make_families()["jigsaw"]
+    k = tile
+
+    def home(img, p, alpha):
+        pr, pc = divmod(p, 3)
+        m = img[k * pr:k * pr + k, k * pc:k * pc + k].mean(axis=(0, 1))
+        u, v = (m[0] - (1 - alpha) / 2) / alpha, (m[2] - (1 - alpha) / 2) / alpha
+        c = int(np.argmin(np.abs(u - (np.arange(3) + 0.5) / 3)))
+        r = int(np.argmin(np.abs(v - (np.arange(2) + 0.5) / 2)))
+        return 3 * r + c
+
+    stripes = np.zeros((2 * k, 3 * k, 3))
+    stripes[:, ::2] = 1
+    crops = [rng.uniform(size=(2 * k, 3 * k, 3)) for _ in range(20)] + [np.zeros((2 * k, 3 * k, 3)),
+                                                                         np.ones((2 * k, 3 * k, 3)), stripes]
+    for crop in crops:
+        image = data.jigsaw_image(crop, 0.8)
+        assert np.allclose(image[..., 1], crop[..., 1])  # green stays the photograph's
+        for _ in range(5):
+            perm = tuple(int(x) for x in rng.permutation(6))
+            board = jg.render((image, perm, False))
+            assert [home(board, p, 0.8) for p in range(6)] == list(perm)
+    fooled = jg.render((data.jigsaw_image(np.ones((2 * k, 3 * k, 3)), 0.7), tuple(range(6)), False))
+    assert [home(fooled, p, 0.7) for p in range(6)] != list(range(6))
+
+
+def test_jigsaw_without_reference_needs_the_gradient():
+    cfg = OmegaConf.merge(CFG, {"puzzle": {"jigsaw": {"gradient": 0.5, "reference": False}}})
+    with pytest.raises(UserError, match="gradient > 0.75"):
+        data.jigsaw_options(cfg)
+    assert data.jigsaw_options(CFG) == (0.0, 4, True)  # absent: the photo jigsaw with the reference, as before

@@ -45,7 +45,8 @@ N_SYMBOLS = 52  # rush_hour 18 cell classes, sokoban 7, jigsaw 6 tiles, rotation
 def symbols(name: str, state) -> np.ndarray:
     """The symbolic view of a state: (36,) ints (global symbol ids, 0 = blank) in raster order of the 6x6 layout grid,
     holding what the image shows and nothing else. Rush Hour and Sokoban: each cell's class. Jigsaw: the tile at each
-    of the six positions (rows 0-1, columns 0-2) and the solved order, the reference (rows 2-3). Rotation: for each
+    of the six positions (rows 0-1, columns 0-2; its home position, which the tile's colour gradient shows when there
+    is no reference) and, when the reference is drawn, the solved order (rows 2-3). Rotation: for each
     (y, z) voxel column the 3-bit occupancy along x (bit x), of the current shape in rows 0-2 (row y, column z) and of
     the target in rows 3-5. Tangram: the 16 cells (outside, empty, piece i) in rows 0-3, columns 0-3, and each unplaced
     tray piece's type in row 5, column i (blank once placed)."""
@@ -57,7 +58,8 @@ def symbols(name: str, state) -> np.ndarray:
         return off + fam.cells(state)
     if name == "jigsaw":
         out[:2, :3] = off + np.array(state[1]).reshape(2, 3)
-        out[2:4, :3] = off + np.arange(6).reshape(2, 3)
+        if state[2]:  # the reference
+            out[2:4, :3] = off + np.arange(6).reshape(2, 3)
     elif name == "rotation":
         for row, voxels in zip((0, 3), state):
             for x, y, z in voxels:
@@ -100,16 +102,49 @@ def jigsaw_photos(data_dir: Path) -> list[np.ndarray]:
     return out
 
 
-def _crop(rng, photo: np.ndarray) -> np.ndarray:
-    """A random crop of 2/3 of the photo's shorter side at aspect 2:3, box-downsampled to 2k x 3k (six k x k tiles,
-    k = Jigsaw.TILE)."""
-    k = Jigsaw.TILE
+def _crop(rng, photo: np.ndarray, k: int = Jigsaw.TILE) -> np.ndarray:
+    """A random crop of 2/3 of the photo's shorter side at aspect 2:3, box-downsampled to 2k x 3k (six k x k tiles)."""
     h, w = photo.shape[:2]
     ch = int(min(h, w * 2 / 3) * 2 / 3) // (2 * k) * (2 * k)
     cw = ch * 3 // 2
     r, c = rng.integers(0, h - ch + 1), rng.integers(0, w - cw + 1)
     f = ch // (2 * k)
     return photo[r:r + ch, c:c + cw].reshape(2 * k, f, 3 * k, f, 3).mean(axis=(1, 3))
+
+
+def gradient(k: int) -> np.ndarray:
+    """(2k, 3k, 2): the position-coding gradient of a 2k x 3k jigsaw crop: u = (column + 1/2) / 3k (red), v = (row +
+    1/2) / 2k (blue). Averaged over a tile, u = (c + 1/2) / 3 for home column c, v = (r + 1/2) / 2 for home row r."""
+    v, u = np.meshgrid((np.arange(2 * k) + 0.5) / (2 * k), (np.arange(3 * k) + 0.5) / (3 * k), indexing="ij")
+    return np.stack([u, v], axis=-1)
+
+
+def jigsaw_image(crop: np.ndarray, alpha: float) -> np.ndarray:
+    """The crop with the gradient blended into its red and blue channels (weight alpha; green stays the photograph's),
+    as in gradient-puzzle games: the solved order is readable from the tiles alone. From a tile's mean red R,
+    (R - (1 - alpha) / 2) / alpha = (c + 1/2) / 3 + e with |e| <= (1 - alpha) / (2 alpha) whatever the photograph, so
+    for alpha > 3/4 the nearest of the three column codes is the tile's home column (rows: alpha > 2/3). alpha 0: the
+    crop unchanged."""
+    if alpha <= 0:
+        return crop
+    out = np.clip(crop, 0.0, 1.0).copy()
+    g = gradient(crop.shape[0] // 2)
+    out[..., 0] = (1 - alpha) * out[..., 0] + alpha * g[..., 0]
+    out[..., 2] = (1 - alpha) * out[..., 2] + alpha * g[..., 1]
+    return out
+
+
+def jigsaw_options(cfg) -> tuple[float, int, bool]:
+    """puzzle.jigsaw: (gradient weight, tile side in pixels, reference drawn); absent: (0, 4, True), the photo jigsaw
+    with the reference."""
+    opt = cfg.puzzle.get("jigsaw") or {}
+    alpha, tile, ref = float(opt.get("gradient", 0.0)), int(opt.get("tile", Jigsaw.TILE)), bool(opt.get("reference", True))
+    if tile not in (4, 6):
+        raise UserError(f"puzzle.jigsaw.tile must be 4 or 6 (pixels), not {tile}")
+    if not ref and alpha <= 0.75:
+        raise UserError("a jigsaw without the reference needs puzzle.jigsaw.gradient > 0.75 (its solved order must be "
+                        f"readable from the tiles), got {alpha}")
+    return alpha, tile, ref
 
 
 PARTS = ("train", "dev", "test")
@@ -166,6 +201,7 @@ def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos
             out.append(_example(sk, start, sol))
             count += 1
     jg = fams["jigsaw"]
+    alpha, tile, reference = jigsaw_options(cfg)
     count = 0
     while count < n:  # 1..lengths[jigsaw] random transpositions of the solved order
         perm = list(range(6))
@@ -175,8 +211,9 @@ def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos
         perm = tuple(perm)
         if perm == tuple(range(6)):
             continue
-        image = _crop(rng, photos[int(rng.integers(len(photos)))])
-        out.append(_example(jg, (image, perm), jg.solve((image, perm), L["jigsaw"])))
+        image = jigsaw_image(_crop(rng, photos[int(rng.integers(len(photos)))], tile), alpha)
+        state = (image, perm, reference)
+        out.append(_example(jg, state, jg.solve(state, L["jigsaw"])))
         count += 1
     rot = fams["rotation"]
     count = 0

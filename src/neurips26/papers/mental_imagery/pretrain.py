@@ -22,6 +22,12 @@ N_QUERIES, BLOCK = 9, 4  # 3x3 queries, each a 2x2 block of layout cells
 BACKBONE = ("patch.", "rows", "cols", "fam.", "decoder.")
 
 
+def unblock(blocks: np.ndarray) -> np.ndarray:
+    """The inverse of block_targets: (N, 9, 4) -> (N, 36) in raster order of the 6x6 grid."""
+    n = len(blocks)
+    return blocks.reshape(n, 3, 3, 2, 2).transpose(0, 1, 3, 2, 4).reshape(n, 36)
+
+
 def block_targets(symbols: np.ndarray) -> np.ndarray:
     """(N, 36) symbols in raster order of the 6x6 grid -> (N, 9, 4): query q = (block row, block column) in raster
     order, its 4 cells in raster order within the block."""
@@ -113,13 +119,13 @@ def dev_accuracy(model: Describer, dev, batch: int = 256) -> float:
     return hits / n
 
 
-def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM, family_acc: dict | None = None
-             ) -> list[tuple[int, float, float]]:
+def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM, family_acc: dict | None = None,
+             keep: dict | None = None) -> list[tuple[int, float, float]]:
     """Train vlm (in place) to describe the start boards of puzzles['train'] for pretrain.steps steps of batch
     train.batch (AdamW, lr pretrain.lr, train.warmup warm-up steps, cosine decay to 0 at the last step; boards drawn
     uniformly, or by pretrain.family_weight). Returns (step, mean train cross-entropy since the last evaluation,
     description accuracy on the dev start boards) every train.eval_every steps and at the end; family_acc (if given)
-    receives the final per-family dev accuracy."""
+    receives the final per-family dev accuracy, keep (if given) the trained Describer under 'describer' (pilots)."""
     from neurips26.papers.mental_imagery.experiments import input_patch, lr_factor
 
     steps = int(cfg.pretrain.steps)
@@ -151,6 +157,8 @@ def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM, family_acc: dict | Non
             acc = []
     if family_acc is not None:
         family_acc.update(family_accuracy(model, dev))
+    if keep is not None:
+        keep["describer"] = model
     vlm.eval()
     return curve
 

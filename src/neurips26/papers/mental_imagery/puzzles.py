@@ -190,13 +190,16 @@ class Sokoban:
 
 # ----------------------------------------------------------------------------------------------------------- jigsaw
 class Jigsaw:
-    """2x3 jigsaw: an 8x12 photograph crop cut into six 4x4 tiles (one input patch each) and scrambled; the image shows
-    the scrambled tiles (rows 0-7) above the solved photograph (rows 8-15, the reference). State: (image, perm) where
-    perm[p] is the tile shown at position p. Action swap(i, j), i < j. Solved when perm is the identity."""
+    """2x3 jigsaw: a 2k x 3k photograph crop (k = the tile side, 4 or 6 pixels) cut into six k x k tiles and scrambled.
+    The image shows the scrambled tiles (pixel rows 0..2k-1, columns 0..3k-1) and, when the state says so, the solved
+    photograph below them (rows 2k..4k-1, the reference). Without the reference the crop carries a position-coding
+    colour gradient (data.jigsaw_image), so that a tile's home position is readable from the tile itself. State:
+    (image, perm, reference) where perm[p] is the tile shown at position p and reference says whether the solved
+    photograph is drawn. Action swap(i, j), i < j. Solved when perm is the identity."""
 
     name = "jigsaw"
     n_classes = 6
-    TILE = 4
+    TILE = 4  # the tile side of the default definition (one 4x4-pixel cell of the 6x6 layout grid)
 
     def __init__(self):
         self.pairs = [(i, j) for i in range(6) for j in range(i + 1, 6)]
@@ -207,11 +210,11 @@ class Jigsaw:
         return tuple(state[1])
 
     def apply(self, state, a: int):
-        image, perm = state
+        image, perm, reference = state
         i, j = self.pairs[a]
         perm = list(perm)
         perm[i], perm[j] = perm[j], perm[i]
-        return image, tuple(perm)
+        return image, tuple(perm), reference
 
     @staticmethod
     def solved(state) -> bool:
@@ -221,21 +224,21 @@ class Jigsaw:
         return np.array(state[1])
 
     def render(self, state) -> np.ndarray:
-        image, perm = state
-        k = self.TILE
+        image, perm, reference = state
+        k = image.shape[0] // 2
         out = np.zeros((CANVAS, CANVAS, 3))
         for p, t in enumerate(perm):
             pr, pc = divmod(p, 3)
             tr, tc = divmod(t, 3)
             out[pr * k:pr * k + k, pc * k:pc * k + k] = image[tr * k:tr * k + k, tc * k:tc * k + k]
-        out[2 * k:4 * k, :3 * k] = image  # the reference: the solved photograph
+        if reference:
+            out[2 * k:4 * k, :3 * k] = image  # the reference: the solved photograph
         return out
 
     def solve(self, state, max_len: int):
         """Selection order: fix position 0, 1, ... by swapping in the tile that belongs there (<= 5 swaps, and the
         shortest: a permutation with c cycles needs exactly 6 - c transpositions)."""
-        image, perm = state
-        perm, actions = list(perm), []
+        perm, actions = list(state[1]), []
         for p in range(6):
             if perm[p] != p:
                 q = perm.index(p)
