@@ -37,9 +37,27 @@ def synthetic_runs(solve: dict, probe_gain: float, blind: float = 0.2, given: fl
     return pd.DataFrame(rows, columns=["variant", "seed", "metric", "family", "layer", "step", "value", "n"])
 
 
-def verdicts(runs):
-    claims, _ = paper_claims.build(tables.table_solve(runs), tables.table_probe(runs))
+def verdicts(runs, cap: int = 1000):
+    cfg = OmegaConf.create({"train": {"max_steps": cap}})
+    claims, _ = paper_claims.build(tables.table_solve(runs), tables.table_probe(runs), cfg)
     return {c.id: c.to_json()["holds"] for c in claims}, {c.id: c.to_json() for c in claims}
+
+
+def test_variant_comparisons_wait_for_converged_runs():
+    """A seed of A, B or C at the step cap (synthetic runs take 500 and 501 steps) leaves the two comparisons untested,
+    with the comparison still measured; learns_puzzles and the probe claim keep their verdicts."""
+    runs = synthetic_runs({"A": 0.6, "B": 0.65, "C": 0.6}, probe_gain=0.05)
+    v, doc = verdicts(runs, cap=501)
+    assert v["visual_supervision_or_tokens_help"] is None and v["gains_on_jigsaw_rotation"] is None
+    assert "A, B, C trained to the fine-tuning cap" in doc["visual_supervision_or_tokens_help"]["why_untested"]
+    assert doc["visual_supervision_or_tokens_help"]["measured"]["mean_B"] == pytest.approx(0.65)
+    assert doc["gains_on_jigsaw_rotation"]["measured"]["steps_max_C"] == 501
+    assert v["learns_puzzles"] is True and v["probes_decode_state"] is True
+    one = runs[~((runs.variant == "B") & (runs.metric == "steps") & (runs.seed == 1))]
+    v, doc = verdicts(one, cap=501)  # B's seeds stopped early; A and C still have a capped seed
+    assert "variant(s) A, C trained" in doc["gains_on_jigsaw_rotation"]["why_untested"]
+    v, _ = verdicts(runs, cap=502)
+    assert v["visual_supervision_or_tokens_help"] is True and v["gains_on_jigsaw_rotation"] is False
 
 
 def test_verdicts_follow_the_numbers():
@@ -60,7 +78,7 @@ def test_solve_table_means_over_families_and_seeds():
     assert t.loc[("mean", "C"), "solve_rate"] == pytest.approx(0.6 + 0.3 / 5)
     assert t.loc[("jigsaw", "A"), "seeds"] == 2
     assert t.loc[("mean", "blind"), "solve_rate"] == pytest.approx(0.2)
-    assert t.loc[("mean", "C"), "steps"] == pytest.approx(500.5)
+    assert t.loc[("mean", "C"), "steps"] == pytest.approx(500.5) and t.loc[("mean", "C"), "steps_max"] == 501
     assert t.loc[("sokoban", "A"), "first_action"] == pytest.approx(0.7)
     assert t.loc[("mean", "blind"), "first_action"] == pytest.approx(0.3)
 

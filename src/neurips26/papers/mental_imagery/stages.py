@@ -96,5 +96,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_solve_rate_by_task": figure_stage(figures.solve_rate_by_task),
     "figure_probe_acc_vs_step": figure_stage(figures.probe_acc_vs_step),
     "figure_decoded_states": figure_stage(figures.decoded_states),
-    "claims": claims_stage(deferred(paper_claims, "build"), ("solve", "probe"), with_config=False),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("solve", "probe")),
 }
