@@ -71,7 +71,8 @@ def claims_table(runs: list[Path]) -> str:
             verdict = {True: "**holds**", False: "**fails**", None: "untested"}[c["holds"]]
             if c["holds"] is None and c.get("why_untested", "").startswith("inconclusive"):
                 verdict = "**inconclusive**"
-            measured = ", ".join(f"{k} {_fmt(v)}" for k, v in c["measured"].items())
+            bounded = {k for k in c["measured"] if k.endswith(("_lo", "_hi"))}  # in interval_table
+            measured = ", ".join(f"{k} {_fmt(v)}" for k, v in c["measured"].items() if k not in bounded)
             pc = c.get("positive_control")
             if pc:
                 measured += f"; positive control {'holds' if pc['holds'] else 'fails'} " \
@@ -93,8 +94,12 @@ def interval_table(runs: list[Path]) -> str:
             for d in docs:
                 m = d["claims"][i]["measured"]
                 lo, hi = m.get(name + "_lo"), m.get(name + "_hi")
-                cells.append(f"{m[name]:+.3f} [{lo:+.3f}, {hi:+.3f}]" if lo is not None and hi is not None
-                             else f"{m[name]:+.3f} [–]")
+                if name.endswith("tasks_matched"):  # counts: by the seed means, at the lower / upper bounds
+                    cells.append(f"{m[name]:.0f} (lower bounds {lo:.0f}, upper {hi:.0f})" if lo is not None
+                                 else f"{m[name]:.0f} (–)")
+                else:
+                    cells.append(f"{m[name]:+.3f} [{lo:+.3f}, {hi:+.3f}]" if lo is not None and hi is not None
+                                 else f"{m[name]:+.3f} [–]")
             lines.append(f"| {claim['id']} | {name} | " + " | ".join(cells) + " |")
         if any(k.endswith("_lo") for k in claim["measured"]):
             verdicts = [{True: "holds", False: "fails", None: "null"}[d["claims"][i]["holds"]] for d in docs]
