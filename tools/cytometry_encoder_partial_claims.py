@@ -29,13 +29,15 @@ def main() -> None:
     args = parser.parse_args()
     runs = args.results / "runs"
     cfg = OmegaConf.load(args.results / "config.yaml")
-    tasks = tables.table_tasks(pd.concat([pd.read_csv(runs / "pretrain/base.csv"), pd.read_csv(runs / "baselines.csv")],
-                                         ignore_index=True))
+    task_runs = pd.concat([pd.read_csv(runs / "pretrain/base.csv"), pd.read_csv(runs / "baselines.csv")],
+                          ignore_index=True)
+    tasks, tasks_seeds = tables.table_tasks(task_runs), tables.table_tasks_seeds(task_runs)
     removal = tables.table_removal(pd.read_csv(runs / "removal.csv"))
     null = tables.table_control_null(pd.read_csv(runs / "control_null.csv"))
     losses = tables.table_pretrain_loss(pd.read_csv(runs / "pretrain/base_loss.csv"))
     scaling = pd.DataFrame(columns=["sweep", "task", "x", "auroc"])
-    claims, _ = paper_claims.build(tasks, scaling, removal, null, losses, cfg)
+    scaling_seeds = pd.DataFrame(columns=["sweep", "x", "task", "seed", "auroc"])
+    claims, _ = paper_claims.build(tasks, scaling, removal, null, losses, tasks_seeds, scaling_seeds, cfg)
     print(f"seeds {list(cfg.seeds)}")
     for claim in claims:
         if claim.id not in SUPPORTED:

@@ -69,6 +69,8 @@ def claims_table(runs: list[Path]) -> str:
         for d in docs:
             c = d["claims"][i]
             verdict = {True: "**holds**", False: "**fails**", None: "untested"}[c["holds"]]
+            if c["holds"] is None and c.get("why_untested", "").startswith("inconclusive"):
+                verdict = "**inconclusive**"
             measured = ", ".join(f"{k} {_fmt(v)}" for k, v in c["measured"].items())
             pc = c.get("positive_control")
             if pc:
@@ -76,6 +78,27 @@ def claims_table(runs: list[Path]) -> str:
                             f"({_fmt(pc['measured'].get('control_auroc', float('nan')))})"
             cells += [verdict, measured]
         lines.append(f"| {claim['id']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def interval_table(runs: list[Path]) -> str:
+    """The three-valued claims' quantities (those with seed intervals in `measured`): seed mean [lo, hi] per run."""
+    docs = [json.loads((r / "claims.json").read_text()) for r in runs]
+    sets = [", ".join(str(s) for s in d["seeds"]) for d in docs]
+    lines = ["| claim | quantity (per seed, paired) | " + " | ".join(f"seeds {s}: mean [lo, hi]" for s in sets) + " |",
+             "|" + "---|" * (2 + len(runs))]
+    for i, claim in enumerate(docs[0]["claims"]):
+        for name in [k[:-3] for k in claim["measured"] if k.endswith("_lo")]:
+            cells = []
+            for d in docs:
+                m = d["claims"][i]["measured"]
+                lo, hi = m.get(name + "_lo"), m.get(name + "_hi")
+                cells.append(f"{m[name]:+.3f} [{lo:+.3f}, {hi:+.3f}]" if lo is not None and hi is not None
+                             else f"{m[name]:+.3f} [–]")
+            lines.append(f"| {claim['id']} | {name} | " + " | ".join(cells) + " |")
+        if any(k.endswith("_lo") for k in claim["measured"]):
+            verdicts = [{True: "holds", False: "fails", None: "null"}[d["claims"][i]["holds"]] for d in docs]
+            lines.append(f"| {claim['id']} | **verdict** | " + " | ".join(f"**{v}**" for v in verdicts) + " |")
     return "\n".join(lines)
 
 
@@ -172,6 +195,7 @@ def main() -> None:
         print(pilot_table(args.pilot), end="\n\n")
     print(tasks_table(args.runs[0]), end="\n\n")
     print(claims_table(args.runs), end="\n\n")
+    print(interval_table(args.runs), end="\n\n")
     print(convergence_line(args.runs))
     for logs in args.logs:
         print(bench_line(logs))

@@ -149,7 +149,11 @@ def test_removal_table_and_claims_follow_their_definitions():
                                        "saturation_ratio": 1 / 3, "max_removal_drop": 0.1},
                             "permutation_null": {"permutations": 200},
                             "pretrain": {"convergence": {"window": 0.1, "tolerance": 0.02}}})
-    claims, metrics = paper_claims.build(tasks, scaling, removal, null, losses, cfg)
+    # per seed: the same values, spread by +-0.001 across three seeds (narrow intervals: the seed-mean verdicts)
+    tasks_seeds = pd.concat([tasks.assign(seed=k, auroc=tasks.auroc + 0.001 * (k - 1) * (tasks.method == "frozen"))
+                             for k in range(3)], ignore_index=True)
+    scaling_seeds = pd.concat([scaling.assign(seed=k, auroc=scaling.auroc + 0.01 * k) for k in range(3)])
+    claims, metrics = paper_claims.build(tasks, scaling, removal, null, losses, tasks_seeds, scaling_seeds, cfg)
     verdicts = {c.id: c.to_json()["holds"] for c in claims}
     # matched: b and c (novel) and n; a misses by 0.05 -> 3 of 4 tasks < 4 required (the positive control 'p' is no task)
     assert verdicts == {"matches_specialists": False, "negative_control": True, "scaling_saturates": True,
@@ -412,7 +416,8 @@ def test_random_init_average_over_initialisations():
                                                  for r in range(2)]))
     scaling = pd.DataFrame(columns=["sweep", "x", "task", "auroc"])
     losses = pd.DataFrame({"variant": "base", "step": range(1, 11), "loss": 1.0, "reference": 2.0})
-    claims, _ = paper_claims.build(tasks, scaling, removal, null, losses, cfg)
+    claims, _ = paper_claims.build(tasks, scaling, removal, null, losses, tasks.assign(seed=0),
+                                   scaling.assign(seed=0), cfg)
     helps = {c.id: c for c in claims}["pretraining_helps_cross_study"]
     assert helps.measured["random_init_auroc"] == 0.8 and helps.measured["single_init_auroc"] == 0.95
     assert helps.measured["random_init_sd"] == 0.05 and helps.measured["random_inits"] == 5
@@ -422,3 +427,82 @@ def test_random_init_average_over_initialisations():
                                              "auroc": [0.7, 0.8, 0.9, 0.8], "seed": [0, 0, 1, 1]}))
     assert stats.auroc.iloc[0] == pytest.approx(0.8) and stats.seeds.iloc[0] == 2  # mean over seeds x inits
     assert stats.auroc_std.iloc[0] == pytest.approx(np.std([0.7, 0.8, 0.9, 0.8], ddof=1))
+
+
+def _interval_claims(frozen_many, curves, seeds=(0, 1, 2)):
+    """claims 1 and 3 on planted per-seed values: four tasks whose frozen encoder beats its specialist by 0.05 on
+    every seed, and novel_markers_many's frozen - specialist per seed given; per seed the capacity and corpus curves."""
+    tasks = {"in_distribution": "in_distribution", "novel_panel": "novel_panel_seen_markers",
+             "novel_markers_few": "novel_panel_some_unseen", "novel_markers_many": "novel_panel_half_unseen",
+             "negative_control": "negative_control"}
+    rows = []
+    for i, seed in enumerate(seeds):
+        for t, tax in tasks.items():
+            gap = frozen_many[i] if t == "novel_markers_many" else 0.05
+            rows += [{"task": t, "taxonomy": tax, "method": "specialist", "seed": seed, "auroc": 0.7 + 0.01 * i},
+                     {"task": t, "taxonomy": tax, "method": "frozen", "seed": seed, "auroc": 0.7 + 0.01 * i + gap}]
+    tasks_seeds = pd.DataFrame(rows)
+    tasks_table = tasks_seeds.groupby(["task", "taxonomy", "method"], sort=False).auroc.mean().reset_index()
+    scaling_seeds = pd.DataFrame([{"sweep": sweep, "x": x, "task": "mean_signal", "seed": seed, "auroc": a}
+                                  for i, seed in enumerate(seeds) for sweep in ("capacity", "corpus")
+                                  for x, a in zip([1, 2, 4], curves[i])])
+    scaling = scaling_seeds.groupby(["sweep", "x", "task"]).auroc.mean().reset_index()
+    removal = tables.table_removal(pd.DataFrame([{"task": "a", "taxonomy": "x", "removed": r, "auroc": 0.8, "seed": 0}
+                                                 for r in range(2)]))
+    null = pd.DataFrame({"task": "negative_control", "kind": ["permuted"], "perm": [1], "auroc": [0.5]})
+    losses = pd.DataFrame({"variant": "base", "step": range(1, 11), "loss": 1.0, "reference": 2.0})
+    cfg = OmegaConf.create({"claims": {"specialist_margin": 0.02, "min_tasks_matched": 5, "positive_control_gain": 0.03,
+                                       "saturation_ratio": 1 / 3, "max_removal_drop": 0.1, "seed_interval": 0.95},
+                            "permutation_null": {"permutations": 1},
+                            "pretrain": {"convergence": {"window": 0.1, "tolerance": 0.02}}})
+    claims, _ = paper_claims.build(tasks_table, scaling, removal, null, losses, tasks_seeds, scaling_seeds, cfg)
+    return {c.id: c.to_json() for c in claims}
+
+
+def test_claims_1_and_3_are_three_valued_over_the_seed_interval():
+    """Planted per-seed values that clearly hold, clearly fail, or straddle the criterion (claims 1 and 3; min 5 of 5
+    tasks here, so novel_markers_many alone decides claim 1), and one seed (no interval)."""
+    from scipy import stats
+
+    saturating = [[0.60, 0.70, 0.71], [0.62, 0.71, 0.72], [0.61, 0.72, 0.725]]  # last gain << first / 3 on every seed
+    rising = [[0.60, 0.62, 0.68], [0.61, 0.62, 0.69], [0.60, 0.63, 0.70]]       # last > first on every seed
+    noisy = [[0.60, 0.70, 0.69], [0.60, 0.62, 0.65], [0.60, 0.64, 0.66]]        # mean margin > 0, interval spans 0
+    held = _interval_claims([0.04, 0.05, 0.06], saturating)
+    assert held["matches_specialists"]["holds"] is True and held["scaling_saturates"]["holds"] is True
+    m = held["matches_specialists"]["measured"]
+    half = stats.t.ppf(0.975, 2) * 0.01 / np.sqrt(3)                           # sd of [0.04, 0.05, 0.06] is 0.01
+    assert m["frozen_minus_specialist_novel_markers_many_lo"] == pytest.approx(0.05 - half, abs=1e-6)
+    assert m["frozen_minus_specialist_novel_markers_many_hi"] == pytest.approx(0.05 + half, abs=1e-6)
+    failed = _interval_claims([-0.10, -0.09, -0.11], rising)
+    assert failed["matches_specialists"]["holds"] is False and failed["scaling_saturates"]["holds"] is False
+    assert "why_untested" not in failed["matches_specialists"]
+    straddle = _interval_claims([0.03, -0.06, 0.01], noisy)                    # mean -0.007: matched by the mean
+    for claim in ("matches_specialists", "scaling_saturates"):
+        assert straddle[claim]["holds"] is None
+        assert straddle[claim]["why_untested"].startswith("inconclusive at this scale: the seed interval of ")
+    assert "novel_markers_many" in straddle["matches_specialists"]["why_untested"]
+    assert straddle["matches_specialists"]["measured"]["tasks_matched"] == 5      # the old seed-mean verdict: holds
+    s = straddle["scaling_saturates"]["measured"]
+    assert s["capacity_saturation"] > 0 and s["capacity_saturation_lo"] < 0 < s["capacity_saturation_hi"]
+    assert s["capacity_saturation"] == pytest.approx(s["capacity_first_gain"] / 3 - s["capacity_last_gain"], abs=1e-6)
+    one = _interval_claims([0.05], saturating[:1], seeds=(0,))
+    for claim in ("matches_specialists", "scaling_saturates"):
+        assert one[claim]["holds"] is None and "undefined with 1 seed" in one[claim]["why_untested"]
+
+
+def test_per_seed_tables_average_to_the_tables():
+    rng = np.random.default_rng(0)
+    runs = pd.DataFrame([{"task": t, "taxonomy": tax, "method": "frozen", "variant": v, "width": w,
+                          "corpus_fraction": f, "recon_loss": 1.0, "seed": seed, "auroc": rng.uniform(0.5, 1)}
+                         for t, tax in (("a", "in_distribution"), ("b", "novel_panel_x"), ("n", "negative_control"))
+                         for v, w, f in (("base", 32, 1.0), ("width8", 8, 1.0), ("width16", 16, 1.0),
+                                         ("corpus0.5", 32, 0.5), ("hashed", 32, 1.0)) for seed in range(3)])
+    per_seed = tables.table_scaling_seeds(runs)
+    assert len(per_seed) == 2 * 3 * 3 - 3 and set(per_seed.task) == {"mean_signal"}   # corpus: 2 points
+    pooled = tables.table_scaling(runs)
+    pooled = pooled[pooled.task == "mean_signal"].set_index(["sweep", "x"]).auroc
+    np.testing.assert_allclose(per_seed.groupby(["sweep", "x"]).auroc.mean().loc[pooled.index], pooled)
+    seeds = tables.table_tasks_seeds(runs)
+    assert set(seeds.method) == {"frozen", "frozen_hashed"} and len(seeds) == 2 * 3 * 3
+    pooled = tables.table_tasks(runs).set_index(["task", "method"]).auroc
+    np.testing.assert_allclose(seeds.groupby(["task", "method"]).auroc.mean().loc[pooled.index], pooled)

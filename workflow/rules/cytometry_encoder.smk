@@ -13,13 +13,17 @@ CYTO_SCALE = scale_settings("cytometry_encoder")
 CYTO_VARIANTS = ["base"]
 CYTO_VARIANTS += [f"width{int(w)}" for w in CYTO_SCALE.sweeps.capacity if int(w) != int(CYTO_SCALE.model.width)]
 CYTO_VARIANTS += [f"corpus{float(f):g}" for f in CYTO_SCALE.sweeps.corpus if float(f) != 1.0]
-CYTO_VARIANTS += ["hashed"] if str(CYTO_SCALE.model.names) != "hashed" else []
+CYTO_VARIANTS += ["hashed"] if str(CYTO_SCALE.model.names) != "hashed" and CYTO_SCALE.sweeps.get("hashed_ablation", True) else []
 CYTO = "results/cytometry_encoder"
 CYTO_SPECIALISTS = [f"{CYTO}/runs/specialists/{g}.csv" for g in range(int(CYTO_SCALE.jobs.specialist_groups))]
 CYTO_TABLE_INPUTS = {
     "tasks": [f"{CYTO}/runs/pretrain/base.csv", *CYTO_SPECIALISTS, f"{CYTO}/runs/baselines.csv"]
              + ([f"{CYTO}/runs/pretrain/hashed.csv"] if "hashed" in CYTO_VARIANTS else []),
     "scaling": expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS),
+    # the per-seed rows of tasks and scaling: claims 1 and 3 read seed intervals (README: fifth change)
+    "tasks_seeds": [f"{CYTO}/runs/pretrain/base.csv", *CYTO_SPECIALISTS, f"{CYTO}/runs/baselines.csv"]
+                   + ([f"{CYTO}/runs/pretrain/hashed.csv"] if "hashed" in CYTO_VARIANTS else []),
+    "scaling_seeds": expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS),
     "removal": [f"{CYTO}/runs/removal.csv"],
     "panels": [f"{CYTO}/runs/studies.csv"],
     "control_null": [f"{CYTO}/runs/control_null.csv"],
@@ -28,11 +32,12 @@ CYTO_TABLE_INPUTS = {
 CYTO_FIGURES = {"task_auroc": "tasks", "scaling_capacity": "scaling", "scaling_corpus": "scaling",
                 "marker_removal": "removal", "umap_embeddings": "umap", "control_null": "control_null",
                 "pretrain_loss": "pretrain_loss"}
-CYTO_CLAIM_TABLES = ["tasks", "scaling", "removal", "control_null", "pretrain_loss"]
+CYTO_CLAIM_TABLES = ["tasks", "scaling", "removal", "control_null", "pretrain_loss", "tasks_seeds", "scaling_seeds"]
 
 EXTRA_OUTPUTS["cytometry_encoder"] = sorted({p for paths in CYTO_TABLE_INPUTS.values() for p in paths}) + [
     f"{CYTO}/tables/scaling.csv", f"{CYTO}/tables/removal.csv", f"{CYTO}/tables/umap.csv",
-    f"{CYTO}/tables/control_null.csv", f"{CYTO}/tables/pretrain_loss.csv", f"{CYTO}/runs/marker_vectors.npz",
+    f"{CYTO}/tables/control_null.csv", f"{CYTO}/tables/pretrain_loss.csv", f"{CYTO}/tables/tasks_seeds.csv",
+    f"{CYTO}/tables/scaling_seeds.csv", f"{CYTO}/runs/marker_vectors.npz",
     f"{CYTO}/runs/real_files.csv", f"{CYTO}/runs/real_embeddings.npz"]
 
 

@@ -111,6 +111,43 @@ def paired_effect(differences) -> tuple[float, float]:
     return float(d.mean()), se
 
 
+def seed_interval(values, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean and two-sided t interval, mean -/+ t_{(1 + level) / 2, n - 1} * sd(ddof 1) / sqrt(n), of per-seed values
+    (NaN dropped): (mean, lo, hi); lo and hi are NaN with fewer than two values (the interval is undefined)."""
+    v = [float(x) for x in values if x is not None and not math.isnan(float(x))]
+    if not v:
+        return float("nan"), float("nan"), float("nan")
+    mean = math.fsum(v) / len(v)
+    if len(v) < 2:
+        return mean, float("nan"), float("nan")
+    from scipy.stats import t  # lazy: only the claims stages that use intervals pay scipy.stats' import
+
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in v) / (len(v) - 1))
+    half = float(t.ppf(0.5 + level / 2, len(v) - 1)) * sd / math.sqrt(len(v))
+    return mean, mean - half, mean + half
+
+
+def interval_verdict(criterion: str, measured: dict, low: str = "_lo", high: str = "_hi"):
+    """Three-valued verdict of `criterion` over seed intervals. The criterion is written over the intervals' lower
+    bounds (names ending in `low`; other names are constants) and must be non-decreasing in each of them. True: it
+    holds at the lower bounds, so at every point of the intervals; False: it fails even with every lower bound replaced
+    by its upper bound (the name ending in `high`), so at no point; None: the intervals straddle it, or a bound is
+    missing or NaN (e.g. one seed)."""
+    upper = dict(measured)
+    for name in measured:
+        if name.endswith(low):
+            upper[name] = measured.get(name[: -len(low)] + high, float("nan"))
+    at_low, at_high = evaluate(criterion, measured), evaluate(criterion, upper)
+    if at_low is None or at_high is None:
+        return None
+    if at_low and not at_high:
+        raise ValueError(f"criterion {criterion!r} holds at the lower bounds but not at the upper: it is not "
+                         "non-decreasing in the bounded quantities")
+    if at_low:
+        return True
+    return False if not at_high else None
+
+
 def plain_json(value):
     """Metrics for JSON: nested dicts/lists kept, every number through plain_number (reproducible, NaN -> null)."""
     if isinstance(value, dict):

@@ -16,12 +16,13 @@ CONTROLS = ("negative_control", "positive_control")  # taxonomies outside the pa
 
 def variants(cfg) -> dict[str, tuple[int, float, str]]:
     """Sweep point name -> (width, corpus fraction, marker-name vectors). 'base' (full width, full corpus, model.names)
-    is shared by both sweeps; 'hashed' is the name-vector ablation (hashed n-grams instead of MiniLM)."""
+    is shared by both sweeps; 'hashed' is the name-vector ablation (hashed n-grams instead of MiniLM), unless
+    sweeps.hashed_ablation is false."""
     base, kind = int(cfg.model.width), str(cfg.model.names)
     out = {"base": (base, 1.0, kind)}
     out.update({f"width{int(w)}": (int(w), 1.0, kind) for w in cfg.sweeps.capacity if int(w) != base})
     out.update({f"corpus{float(f):g}": (base, float(f), kind) for f in cfg.sweeps.corpus if float(f) != 1.0})
-    if kind != "hashed":
+    if kind != "hashed" and bool(cfg.sweeps.get("hashed_ablation", True)):  # off at default (README: fifth change)
         out["hashed"] = (base, 1.0, "hashed")
     return out
 

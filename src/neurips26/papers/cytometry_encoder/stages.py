@@ -212,5 +212,6 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": _figure(name) for name in FIGURES},
     "claims": claims_stage(deferred(paper_claims, "build"),
-                           ("tasks", "scaling", "removal", "control_null", "pretrain_loss")),
+                           ("tasks", "scaling", "removal", "control_null", "pretrain_loss", "tasks_seeds",
+                            "scaling_seeds")),
 }

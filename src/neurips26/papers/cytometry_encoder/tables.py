@@ -14,12 +14,22 @@ def _mean_std(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
                                                 seeds=("seed", "nunique")).reset_index())
 
 
-def table_tasks(runs: pd.DataFrame) -> pd.DataFrame:
-    """AUROC per task x method: the frozen encoder (base sweep point), specialists and the baselines."""
+def _task_runs(runs: pd.DataFrame) -> pd.DataFrame:
     variant = runs.get("variant", pd.Series("base", index=runs.index)).fillna("base")
     runs = runs.assign(method=runs.method.where(variant != "hashed", "frozen_hashed"))
-    runs = runs[variant.isin(["base", "hashed"])]
-    return _mean_std(runs, ["task", "taxonomy", "method"])
+    return runs[variant.isin(["base", "hashed"])]
+
+
+def table_tasks(runs: pd.DataFrame) -> pd.DataFrame:
+    """AUROC per task x method: the frozen encoder (base sweep point), specialists and the baselines."""
+    return _mean_std(_task_runs(runs), ["task", "taxonomy", "method"])
+
+
+def table_tasks_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """tables/tasks.csv's rows per seed (the mean over the random inits where a method has several): the paired
+    per-seed values the seed-interval claims read."""
+    return (_task_runs(runs).groupby(["task", "taxonomy", "method", "seed"], sort=False).auroc.mean().reset_index()
+            .sort_values(["task", "method", "seed"]).reset_index(drop=True))
 
 
 def _signal_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -29,22 +39,34 @@ def _signal_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
                                                                                           taxonomy="mean")
 
 
-def table_scaling(runs: pd.DataFrame) -> pd.DataFrame:
-    """Capacity sweep (full corpus, every width) and corpus sweep (full width, every fraction), per task and averaged
-    over the signal tasks; x is the width or the corpus fraction."""
+def _sweeps(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Sweep name -> its runs with x (the width or the corpus fraction)."""
     runs = runs[runs.variant != "hashed"]  # the name-vector ablation is no sweep point
     full_width = runs.width.max()
     sweeps = {"capacity": (runs[np.isclose(runs.corpus_fraction, 1.0)], "width"),
               "corpus": (runs[runs.width == full_width], "corpus_fraction")}
+    return {sweep: part.assign(x=part[x].astype(float)) for sweep, (part, x) in sweeps.items()}
+
+
+def table_scaling(runs: pd.DataFrame) -> pd.DataFrame:
+    """Capacity sweep (full corpus, every width) and corpus sweep (full width, every fraction), per task and averaged
+    over the signal tasks; x is the width or the corpus fraction."""
     frames = []
-    for sweep, (part, x) in sweeps.items():
-        part = part.assign(x=part[x].astype(float))
+    for sweep, part in _sweeps(runs).items():
         both = pd.concat([part, _signal_mean(part, ["x"])], ignore_index=True)
         stats = _mean_std(both, ["x", "task", "taxonomy"])
         loss = part.groupby("x").recon_loss.mean()
         frames.append(stats.assign(sweep=sweep, recon_loss=stats.x.map(loss)))
     return pd.concat(frames, ignore_index=True)[["sweep", "x", "task", "taxonomy", "auroc", "auroc_std", "seeds",
                                                   "recon_loss"]].sort_values(["sweep", "task", "x"]).reset_index(drop=True)
+
+
+def table_scaling_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per seed, the signal-task mean AUROC at every point of both sweeps (the per-seed curves the seed-interval
+    saturation claim reads)."""
+    frames = [_signal_mean(part, ["x"]).assign(sweep=sweep) for sweep, part in _sweeps(runs).items()]
+    return (pd.concat(frames, ignore_index=True)[["sweep", "x", "task", "seed", "auroc"]]
+            .sort_values(["sweep", "seed", "x"]).reset_index(drop=True))
 
 
 def table_removal(runs: pd.DataFrame) -> pd.DataFrame:
@@ -78,5 +100,6 @@ def table_pretrain_loss(runs: pd.DataFrame) -> pd.DataFrame:
                  seeds=("seed", "nunique")).reset_index())
 
 
-TABLES = {"tasks": table_tasks, "scaling": table_scaling, "removal": table_removal, "panels": table_panels,
+TABLES = {"tasks": table_tasks, "tasks_seeds": table_tasks_seeds, "scaling": table_scaling,
+          "scaling_seeds": table_scaling_seeds, "removal": table_removal, "panels": table_panels,
           "control_null": table_control_null, "pretrain_loss": table_pretrain_loss}
