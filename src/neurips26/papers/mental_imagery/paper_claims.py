@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, PositiveControl
+from neurips26.common.claims import Claim, PositiveControl, interval_verdict, seed_interval
 from neurips26.papers.mental_imagery.tables import FAMILIES
 
 MARGIN = 0.1  # "clearly above" the best image-blind policy: 10 points of solve rate (fixed before the default run)
@@ -40,33 +41,58 @@ def _margins(pooled: pd.DataFrame, kind: str, untrained: pd.Series) -> dict:
             "min_margin_over_start_only": (pooled[kind] - pooled["start_only"]).min()}
 
 
-def _probes(probe: pd.DataFrame) -> Claim:
+def _seed_bounds(seeds: pd.DataFrame, variant: str, kind: str, level: float) -> dict:
+    """min_margin_over_{copy,untrained,start_only}_{lo,hi}: per family, `kind`'s probe accuracy minus the baseline on
+    each seed (paired on the seed), its two-sided t interval over seeds; the smallest lower bound and the smallest upper
+    bound over the families (NaN when a family has fewer than two seeds)."""
+    g = seeds[seeds["variant"] == variant].pivot_table(index=["family", "seed"], columns="kind", values="acc")
+    if kind not in g:
+        return {}
+    untrained = g[[k for k in ("untrained", "pretrained") if k in g]].max(axis=1)
+    out = {}
+    for name, base in (("copy", g["copy"]), ("untrained", untrained), ("start_only", g["start_only"])):
+        bounds = [seed_interval(d.to_numpy(), level)[1:] for _, d in (g[kind] - base).groupby(level="family")]
+        out[f"min_margin_over_{name}_lo"] = float(np.min([b[0] for b in bounds]))
+        out[f"min_margin_over_{name}_hi"] = float(np.min([b[1] for b in bounds]))
+    return out
+
+
+def _probes(probe: pd.DataFrame, seeds: pd.DataFrame, level: float) -> Claim:
     pooled_of = {v: g.pivot(index="family", columns="kind", values="acc")
                  for v, g in probe[probe["step"] == 0].groupby("variant")}
     pooled = pooled_of["A"]
-    measured = _margins(pooled, "trained", _untrained(pooled))
+    measured = {**_margins(pooled, "trained", _untrained(pooled)), **_seed_bounds(seeds, "A", "trained", level)}
     for kind in ("trained", "copy", "untrained", "pretrained", "shuffled", "start_only"):
         if kind in pooled:
             measured.update({f"{kind}_{f}": pooled.loc[f, kind] for f in FAMILIES})
+    measured["seeds"] = int(seeds[seeds["variant"] == "A"]["seed"].nunique())
+    setting = ("the same probe on a d-dimensional representation that holds the board by construction: [s_0, a fixed "
+               "random Gaussian linear code of the true s_t] with as many numbers as h_t (pilot 5's rule)")
+    control = None
     if "random_code" in pooled:
-        setting = ("the same probe on a d-dimensional representation that holds the board by construction: [s_0, a "
-                   "fixed random Gaussian linear code of the true s_t] with as many numbers as h_t (pilot 5's rule)")
-        control = _margins(pooled, "random_code", _untrained(pooled))
-    elif "C" in pooled_of and "given_board" in pooled_of["C"]:
-        setting = ("the same probe on a model whose inputs hold the board s_t (variant C, hidden state of the last "
-                   "visual token of step t, teacher-forced with the true visual tokens)")
-        control = _margins(pooled_of["C"], "given_board", pooled["untrained"])
-    else:
-        setting = "the same probe on features that hold the true board (its one-hot cells)"
-        control = _margins(pooled, "oracle", pooled["untrained"])
+        control = PositiveControl(setting, {**_margins(pooled, "random_code", _untrained(pooled)),
+                                            **_seed_bounds(seeds, "A", "random_code", level)})
+    criterion = ("min_margin_over_copy_lo > 0 and min_margin_over_untrained_lo > 0 and "
+                 "min_margin_over_start_only_lo > 0")
+    verdict = interval_verdict(criterion, measured)
+    why = None
+    if verdict is None and measured["seeds"] < 2:
+        why = f"the seed interval is undefined with {measured['seeds']} seed(s): the verdict needs at least two"
+    elif verdict is None:
+        straddle = [name for name in ("copy", "untrained", "start_only")
+                    if measured[f"min_margin_over_{name}_lo"] <= 0 < measured[f"min_margin_over_{name}_hi"]]
+        why = ("inconclusive at this scale: the seed interval of the margin over " + ", ".join(straddle) + " straddles "
+               "0 for at least one family")
     return Claim(
         "probes_decode_state", "without visual supervision (variant A), linear probes decode the intermediate board "
         "s_t from the hidden state after action t above the copy-the-start-board baseline and above the same probe on "
         "an untrained model (random, and pretrained but not fine-tuned on actions), for every family (every probe also "
-        "reads the start board)",
-        "min_margin_over_copy > 0 and min_margin_over_untrained > 0 and min_margin_over_start_only > 0",
-        measured, ["tables/probe.csv", "figures/probe_acc_vs_step.png", "figures/decoded_states.png"],
-        positive_control=PositiveControl(setting, control))
+        f"reads the start board). Per family and seed, the probe's accuracy minus each baseline's; the {level:.0%} t "
+        "interval over seeds; holds if every family's interval lies above 0 for every baseline, fails if some "
+        "family's lies at or below 0, otherwise untested (min_margin_over_*: the same margins of the seed means)",
+        criterion, measured, ["tables/probe.csv", "tables/probe_seeds.csv", "figures/probe_acc_vs_step.png",
+                              "figures/decoded_states.png"],
+        why_untested=why, positive_control=control)
 
 
 def _budget(solve: pd.DataFrame, cap: int) -> tuple[dict, str | None]:
@@ -115,9 +141,10 @@ def _scale() -> Claim:
         "trains a tiny VLM from scratch on five families, whose absolute solve rates are not comparable")
 
 
-def build(solve: pd.DataFrame, probe: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
+def build(solve: pd.DataFrame, probe: pd.DataFrame, probe_seeds: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
     cap = int(cfg.train.max_steps)
-    claims = [_learns(solve), _probes(probe), _gains(solve, cap), _where(solve, cap), _scale()]
+    claims = [_learns(solve), _probes(probe, probe_seeds, float(cfg.probe.seed_interval)), _gains(solve, cap),
+              _where(solve, cap), _scale()]
     metrics = {f"{c.id}.{k}": v for c in claims for k, v in c.to_json()["measured"].items()}
     metrics.update({f"{c.id}.holds": c.to_json()["holds"] for c in claims})
     return claims, metrics

@@ -47,6 +47,21 @@ def table_probe(runs: pd.DataFrame) -> pd.DataFrame:
     copy-the-start-board baseline as kind 'copy'. Every probe also reads the one-hot start board (see
     experiments.probe_rows). Kind 'given_board' (variant C): the hidden state of the last visual token of step t,
     whose inputs hold the true board s_t (a positive control). Step 0 rows: pooled over all steps."""
+    frame = _probe_per_seed(runs)
+    out = frame.groupby(["variant", "family", "kind", "step"]).agg(
+        acc=("acc", "mean"), acc_sd=("acc", "std"), changed_acc=("changed_acc", "mean"), layer=("layer", "median"),
+        seeds=("seed", "nunique")).reset_index()
+    return out
+
+
+def table_probe_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """The pooled (step 0) rows of table_probe per seed, before the mean over seeds: what the probe claim's seed
+    intervals read."""
+    frame = _probe_per_seed(runs)
+    return frame[frame["step"] == 0].drop(columns=["step", "changed_acc"]).reset_index(drop=True)
+
+
+def _probe_per_seed(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (variant, seed, family), g in runs.groupby(["variant", "seed", "family"]):
         if family == "all" or not (g["metric"] == "copy_acc").any():
@@ -66,11 +81,7 @@ def table_probe(runs: pd.DataFrame) -> pd.DataFrame:
             rows.append((variant, seed, family, kind, layer, 0, best["value"], float("nan")))
             for step in acc.index:
                 rows.append((variant, seed, family, kind, layer, int(step), acc[step], changed.get(step)))
-    frame = pd.DataFrame(rows, columns=["variant", "seed", "family", "kind", "layer", "step", "acc", "changed_acc"])
-    out = frame.groupby(["variant", "family", "kind", "step"]).agg(
-        acc=("acc", "mean"), acc_sd=("acc", "std"), changed_acc=("changed_acc", "mean"), layer=("layer", "median"),
-        seeds=("seed", "nunique")).reset_index()
-    return out
+    return pd.DataFrame(rows, columns=["variant", "seed", "family", "kind", "layer", "step", "acc", "changed_acc"])
 
 
 def table_decoded(decoded: pd.DataFrame) -> pd.DataFrame:
