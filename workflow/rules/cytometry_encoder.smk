@@ -16,14 +16,15 @@ CYTO_VARIANTS += [f"corpus{float(f):g}" for f in CYTO_SCALE.sweeps.corpus if flo
 CYTO_VARIANTS += ["hashed"] if str(CYTO_SCALE.model.names) != "hashed" and CYTO_SCALE.sweeps.get("hashed_ablation", True) else []
 CYTO = "results/cytometry_encoder"
 CYTO_SPECIALISTS = [f"{CYTO}/runs/specialists/{g}.csv" for g in range(int(CYTO_SCALE.jobs.specialist_groups))]
+CYTO_TASK_RUNS = [f"{CYTO}/runs/pretrain/base.csv", *CYTO_SPECIALISTS, f"{CYTO}/runs/baselines.csv"] + (
+    [f"{CYTO}/runs/pretrain/hashed.csv"] if "hashed" in CYTO_VARIANTS else [])
+CYTO_SWEEP_RUNS = expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS)
 CYTO_TABLE_INPUTS = {
-    "tasks": [f"{CYTO}/runs/pretrain/base.csv", *CYTO_SPECIALISTS, f"{CYTO}/runs/baselines.csv"]
-             + ([f"{CYTO}/runs/pretrain/hashed.csv"] if "hashed" in CYTO_VARIANTS else []),
-    "scaling": expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS),
+    "tasks": CYTO_TASK_RUNS,
+    "scaling": CYTO_SWEEP_RUNS,
     # the per-seed rows of tasks and scaling: claims 1 and 3 read seed intervals (README: fifth change)
-    "tasks_seeds": [f"{CYTO}/runs/pretrain/base.csv", *CYTO_SPECIALISTS, f"{CYTO}/runs/baselines.csv"]
-                   + ([f"{CYTO}/runs/pretrain/hashed.csv"] if "hashed" in CYTO_VARIANTS else []),
-    "scaling_seeds": expand(f"{CYTO}/runs/pretrain/{{variant}}.csv", variant=CYTO_VARIANTS),
+    "tasks_seeds": CYTO_TASK_RUNS,
+    "scaling_seeds": CYTO_SWEEP_RUNS,
     "removal": [f"{CYTO}/runs/removal.csv"],
     "panels": [f"{CYTO}/runs/studies.csv"],
     "control_null": [f"{CYTO}/runs/control_null.csv"],
