@@ -48,9 +48,8 @@ def _seed_bounds(seeds: pd.DataFrame, variant: str, kind: str, level: float) -> 
     g = seeds[seeds["variant"] == variant].pivot_table(index=["family", "seed"], columns="kind", values="acc")
     if kind not in g:
         return {}
-    untrained = g[[k for k in ("untrained", "pretrained") if k in g]].max(axis=1)
     out = {}
-    for name, base in (("copy", g["copy"]), ("untrained", untrained), ("start_only", g["start_only"])):
+    for name, base in (("copy", g["copy"]), ("untrained", _untrained(g)), ("start_only", g["start_only"])):
         bounds = [seed_interval(d.to_numpy(), level)[1:] for _, d in (g[kind] - base).groupby(level="family")]
         out[f"min_margin_over_{name}_lo"] = float(np.min([b[0] for b in bounds]))
         out[f"min_margin_over_{name}_hi"] = float(np.min([b[1] for b in bounds]))
