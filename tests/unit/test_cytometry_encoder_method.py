@@ -506,3 +506,96 @@ def test_per_seed_tables_average_to_the_tables():
     assert set(seeds.method) == {"frozen", "frozen_hashed"} and len(seeds) == 2 * 3 * 3
     pooled = tables.table_tasks(runs).set_index(["task", "method"]).auroc
     np.testing.assert_allclose(seeds.groupby(["task", "method"]).auroc.mean().loc[pooled.index], pooled)
+
+
+def test_specialist_budget_is_read_from_config_and_tiny_keeps_the_generalists():
+    """specialist.steps sets the specialists' budget (sixth change); null falls back to pretrain.steps; the default
+    scale sets its own; the tiny scale keeps the generalist's 5 steps and one specialists job (as cheap as before)."""
+    from neurips26.common.config import compose
+    from neurips26.papers.cytometry_encoder.experiments import specialist_cfg, specialist_steps
+
+    cfg = OmegaConf.create({"pretrain": {"steps": 900}, "specialist": {"steps": None}})
+    assert specialist_steps(cfg) == 900
+    assert specialist_steps(OmegaConf.create({"pretrain": {"steps": 900}})) == 900
+    cfg.specialist.steps = 450
+    assert specialist_steps(cfg) == 450
+    assert specialist_cfg(cfg).pretrain.steps == 450 and cfg.pretrain.steps == 900  # a copy: the generalist's unchanged
+    assert specialist_cfg(cfg, 225).pretrain.steps == 225
+    tiny = compose("cytometry_encoder", ["scale=tiny"])
+    assert specialist_steps(tiny) == tiny.pretrain.steps == 5 and tiny.jobs.specialist_groups == 1
+    assert specialist_steps(compose("cytometry_encoder", ["specialist.steps=123"])) == 123
+
+
+def test_run_specialist_trains_for_the_specialist_budget(monkeypatch):
+    """run_specialist trains on the task's own samples for specialist.steps (the cosine schedule spans them), and its
+    encoder is train_specialist's (the pilot's) bit for bit."""
+    from neurips26.papers.cytometry_encoder import experiments, pretrain
+
+    samples = _tiny_corpus()
+    cfg = OmegaConf.create({"model": {"names": "hashed", "width": 8, "heads": 2, "inducing": 3},
+                            "pretrain": {"lr": 0.006, "weight_decay": 1e-4, "batch": 8, "mask_rate": 0.25,
+                                         "marker_drop": 0.15, "clip": 1.0, "steps": 6, "cells": 8},
+                            "specialist": {"steps": 3}})
+    seen = []
+    original = pretrain.pretrain
+    monkeypatch.setattr(pretrain, "pretrain", lambda model, rows, c, seed, **k: seen.append(
+        (int(c.pretrain.steps), len(rows))) or original(model, rows, c, seed, **k))
+    monkeypatch.setattr(experiments, "evaluate_frozen", lambda c, model, rows, seed, method: [
+        {"task": "t", "taxonomy": "x", "method": method,
+         "auroc": float(pretrain.embed(model, rows["t"], 10, seed).sum())}])
+    out = experiments.run_specialist(cfg, 0, samples, {"t": samples[:10]}, "t")
+    assert seen == [(3, 10)]
+    model = experiments.train_specialist(cfg, 0, {"t": samples[:10]}, "t")
+    assert out.auroc.iloc[0] == float(pretrain.embed(model, samples[:10], 10, 0).sum())
+    experiments.run_specialist(cfg, 0, samples, {"t": samples[:10]}, "t", steps=4)
+    assert seen[-1] == (4, 10)
+
+
+def _pilot_report(seed, auroc, cpu=None):
+    """A specialist pilot report: auroc[cells][steps] the AUROC of every task at that budget."""
+    steps = sorted(next(iter(auroc.values())))
+    runs = [{"task": t, "steps": s, "train_cpu": (cpu or {}).get(s, 0.02 * s),
+             **{f"auroc_{c}": a[s] for c, a in auroc.items()}, **{f"embed_cpu_{c}": 0.0028 * c for c in auroc}}
+            for t in ("a", "b") for s in steps]
+    return {"seed": seed, "steps": steps, "cells": sorted(auroc), "tasks": ["a", "b"], "runs": runs}
+
+
+def test_specialist_pilot_rule_demands_no_longer_budget_be_better():
+    """The rule (README 'Sixth change'): the smallest budget that no longer budget beats by >= 0.01, at every cells
+    count; a longer budget scoring lower does not count against a shorter one; none sufficient -> the fallback 900."""
+    from neurips26.papers.cytometry_encoder.specialist_pilot import RULE, select
+
+    flat = {100: {225: 0.80, 450: 0.805, 900: 0.80, 1800: 0.795}, 200: {225: 0.85, 450: 0.85, 900: 0.855, 1800: 0.85}}
+    assert select([_pilot_report(96, flat)])["chosen_steps"] == 225
+    late = {100: {225: 0.80, 450: 0.805, 900: 0.80, 1800: 0.82}, 200: flat[200]}  # 1800 beats 225 and 450 by >= 0.015
+    assert select([_pilot_report(96, late)])["chosen_steps"] == 900
+    only200 = {100: flat[100], 200: {225: 0.83, 450: 0.85, 900: 0.855, 1800: 0.85}}  # 225 short at 200 cells
+    assert select([_pilot_report(96, only200)])["chosen_steps"] == 450
+    rising = {100: {225: 0.70, 450: 0.75, 900: 0.80, 1800: 0.85}, 200: flat[200]}
+    out = select([_pilot_report(96, rising)])
+    assert out["chosen_steps"] == RULE["fallback"] and out["sufficient"][100] == {225: False, 450: False, 900: False}
+    falling = {100: {225: 0.85, 450: 0.80, 900: 0.75, 1800: 0.70}, 200: flat[200]}  # longer is worse: 225 suffices
+    assert select([_pilot_report(96, falling)])["chosen_steps"] == 225
+    # averaged over seeds: one seed's rise cancelled by another's fall
+    up = {100: {225: 0.80, 450: 0.80, 900: 0.80, 1800: 0.83}, 200: flat[200]}
+    down = {100: {225: 0.80, 450: 0.80, 900: 0.80, 1800: 0.77}, 200: flat[200]}
+    assert select([_pilot_report(96, up), _pilot_report(97, down)])["chosen_steps"] == 225
+    assert select([_pilot_report(96, up), _pilot_report(97, up)])["chosen_steps"] == 900
+
+
+def test_specialist_pilot_estimate_brings_200_cells_back_only_within_the_target():
+    """The quiet-wall estimate: 15 specialist runs' CPU saved (900 -> chosen budget, the pilot's per-run CPU) against
+    ~220 task embeddings' extra CPU at 200 cells; 200 cells only when the estimate is <= the target."""
+    from neurips26.papers.cytometry_encoder.specialist_pilot import ESTIMATE, select
+
+    flat = {100: {225: 0.80, 450: 0.80, 900: 0.80, 1800: 0.80}, 200: {225: 0.85, 450: 0.85, 900: 0.85, 1800: 0.85}}
+    out = select([_pilot_report(96, flat)])  # 225 steps: saves 15 x 0.02 x 675 = 202.5 s of CPU
+    assert out["specialist_cpu_saving"] == pytest.approx(202.5)
+    extra = ESTIMATE["task_embeddings"] * 0.0028 * 100
+    assert out["estimated_wall"][200] == pytest.approx(ESTIMATE["wall"] * (ESTIMATE["cpu"] - 202.5 + extra)
+                                                       / ESTIMATE["cpu"])
+    assert out["estimated_wall"][100] < out["estimated_wall"][200] and out["chosen_cells"] == 200
+    rising = {100: {225: 0.70, 450: 0.75, 900: 0.80, 1800: 0.85}, 200: flat[200]}  # no cut: nothing saved
+    out = select([_pilot_report(96, rising)])
+    assert out["specialist_cpu_saving"] == 0 and out["estimated_wall"][100] == pytest.approx(ESTIMATE["wall"])
+    assert out["chosen_cells"] == 100

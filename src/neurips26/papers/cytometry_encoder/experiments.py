@@ -106,12 +106,35 @@ def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: d
     return pd.DataFrame(out), embeddings, pd.DataFrame(null)
 
 
-def run_specialist(cfg, seed: int, samples: list[Sample], task_rows: dict, task: str) -> pd.DataFrame:
-    """The same encoder and pretraining budget, trained only on the task's own studies, then probed frozen."""
+def specialist_steps(cfg) -> int:
+    """The specialists' step budget: `specialist.steps`, or the generalist's `pretrain.steps` when it is unset (null).
+    The default scale sets its own (the sixth change's pilot, README); tiny and the paper scale keep the generalist's."""
+    steps = cfg.get("specialist", {}).get("steps")
+    return int(cfg.pretrain.steps if steps is None else steps)
+
+
+def specialist_cfg(cfg, steps: int | None = None):
+    """`cfg` with pretrain.steps replaced by the specialists' budget (or `steps`): the cosine schedule spans it."""
+    from omegaconf import OmegaConf
+
+    return OmegaConf.merge(cfg, {"pretrain": {"steps": int(specialist_steps(cfg) if steps is None else steps)}})
+
+
+def run_specialist(cfg, seed: int, samples: list[Sample], task_rows: dict, task: str,
+                   steps: int | None = None) -> pd.DataFrame:
+    """The same encoder, pretrained only on the task's own studies for `specialist_steps(cfg)` steps (or `steps`), then
+    probed frozen."""
+    model = train_specialist(cfg, seed, task_rows, task, steps)
+    return pd.DataFrame(evaluate_frozen(cfg, model, {task: task_rows[task]}, seed, "specialist")).assign(seed=seed)
+
+
+def train_specialist(cfg, seed: int, task_rows: dict, task: str, steps: int | None = None):
+    """The specialist encoder of `task` (run_specialist's, and the sixth change's pilot's): pretrained on the task's
+    own samples only."""
     torch.manual_seed(seed)
     model = pretrain.build_model(cfg)
-    pretrain.pretrain(model, task_rows[task], cfg, seed)  # (its loss curve is not kept)
-    return pd.DataFrame(evaluate_frozen(cfg, model, {task: task_rows[task]}, seed, "specialist")).assign(seed=seed)
+    pretrain.pretrain(model, task_rows[task], specialist_cfg(cfg, steps), seed)  # (its loss curve is not kept)
+    return model
 
 
 def init_seed(seed: int, k: int) -> int:
