@@ -182,6 +182,42 @@ def control_pilot_table(paths: list[Path]) -> str:
     return "\n".join(lines)
 
 
+def specialist_pilot_table(paths: list[Path]) -> str:
+    """The sixth change's pilot (specialist_pilot.py): per pilot seed, budget and evaluation cells, the specialists'
+    frozen AUROC per signal task and their mean, the training CPU per run; then the rule (specialist_pilot.select)."""
+    from neurips26.papers.cytometry_encoder.specialist_pilot import RULE, select
+
+    reports = [json.loads(Path(p).read_text()) for p in paths]
+    tasks = reports[0]["tasks"]
+    head = "| seed | steps | cells | " + " | ".join(tasks) + " | mean (signal) | training CPU s / run (mean) |"
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for rep in reports:
+        for steps in rep["steps"]:
+            runs = {r["task"]: r for r in rep["runs"] if r["steps"] == steps}
+            cpu = sum(r["train_cpu"] for r in runs.values()) / len(runs)
+            for c in rep["cells"]:
+                values = [runs[t][f"auroc_{c}"] for t in tasks]
+                lines.append(f"| {rep['seed']} | {steps} | {c} | " + " | ".join(f"{v:.3f}" for v in values)
+                             + f" | {sum(values) / len(values):.3f} | {cpu:.1f} |")
+    rule = select(reports)
+    steps = reports[0]["steps"]
+    cells = reports[0]["cells"]
+    lines += ["", "| cells | " + " | ".join(f"A({b})" for b in steps) + " | doubling changes | sufficient (no longer "
+              f"budget better by >= {RULE['tolerance']}) |", "|" + "---|" * (len(steps) + 3)]
+    for c in cells:
+        a = rule["auroc"][c]
+        lines.append(f"| {c} | " + " | ".join(f"{a[b]:.4f}" for b in steps) + " | "
+                     + ", ".join(f"{k}: {v:+.4f}" for k, v in rule["doubling"][c].items()) + " | "
+                     + ", ".join(f"{b}: {'yes' if ok else 'no'}" for b, ok in rule["sufficient"][c].items()) + " |")
+    lines.append(f"\nChosen: specialist.steps = {rule['chosen_steps']}; training CPU per run "
+                 + ", ".join(f"{b}: {v:.1f} s" for b, v in rule["train_cpu_per_run"].items())
+                 + f"; saving {rule['specialist_cpu_saving']:.0f} s of CPU; embedding CPU per task "
+                 + ", ".join(f"{c} cells: {v:.3f} s" for c, v in rule["embed_cpu_per_task"].items())
+                 + "; estimated quiet wall " + ", ".join(f"{c} cells: {v:.0f} s" for c, v in rule["estimated_wall"].items())
+                 + f"; probe.cells = {rule['chosen_cells']}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=Path, nargs="*", default=[])
@@ -189,7 +225,12 @@ def main() -> None:
     parser.add_argument("--logs", type=Path, nargs="*", default=[], help="runs' logs/cytometry_encoder folders")
     parser.add_argument("--diagnostic", type=Path, nargs="*", default=[], help="positive-control diagnostic JSONs")
     parser.add_argument("--control-pilot", type=Path, nargs="*", default=[], help="control_pilot.py run JSONs")
+    parser.add_argument("--specialist-pilot", type=Path, nargs="*", default=[], help="specialist_pilot.py JSONs")
     args = parser.parse_args()
+    if args.specialist_pilot:
+        print(specialist_pilot_table(args.specialist_pilot), end="\n\n")
+        if not args.runs:
+            return
     if args.control_pilot:
         print(control_pilot_table(args.control_pilot), end="\n\n")
         if not args.runs:

@@ -523,6 +523,9 @@ def test_specialist_budget_is_read_from_config_and_tiny_keeps_the_generalists():
     assert specialist_cfg(cfg, 225).pretrain.steps == 225
     tiny = compose("cytometry_encoder", ["scale=tiny"])
     assert specialist_steps(tiny) == tiny.pretrain.steps == 5 and tiny.jobs.specialist_groups == 1
+    default = compose("cytometry_encoder", [])
+    assert default.specialist.steps is not None and specialist_steps(default) == int(default.specialist.steps)
+    assert specialist_steps(default) < default.pretrain.steps  # the sixth change's pilot chose a shorter budget
     assert specialist_steps(compose("cytometry_encoder", ["specialist.steps=123"])) == 123
 
 
