@@ -50,3 +50,23 @@ def test_the_parse_time_composition_equals_hydras_for_every_scale(repo_root, pap
 def test_the_parse_time_composition_names_a_missing_scale(repo_root):
     with pytest.raises(UserError, match="no scale 'huge'"):
         scale_config("mec_mmd", "huge", root=repo_root)
+
+
+def test_the_parse_time_yaml_dialect_is_omegaconfs(tmp_path):
+    """The parse-time loader writes OmegaConf's YAML dialect out instead of importing omegaconf: same implicit
+    resolvers as omegaconf's own loader, and the same values on the cases where the dialect differs from PyYAML's."""
+    from omegaconf._utils import get_yaml_loader
+
+    from neurips26.common.config import _FastYamlLoader, _load_yaml
+
+    def resolvers(loader):
+        return {key: [(tag, rx.pattern, rx.flags) for tag, rx in value]
+                for key, value in loader.yaml_implicit_resolvers.items()}
+
+    assert resolvers(_FastYamlLoader) == resolvers(get_yaml_loader())
+    path = tmp_path / "dialect.yaml"
+    path.write_text("lr: 1e-3\nbig: 2E+5\nday: 2026-12-02\nratio: .5\nflag: yes\nn: 0x1f\ninf: .inf\nname: 1_000.5\n")
+    assert _load_yaml(path) == OmegaConf.to_container(OmegaConf.load(path))
+    path.write_text("a: 1\na: 2\n")
+    with pytest.raises(Exception, match="duplicate key"):
+        _load_yaml(path)

@@ -74,6 +74,24 @@ def test_a_changed_parameter_reruns_its_paper(tiny_run):
     assert "mec_mmd_config" in result.stdout and "report_build" in result.stdout
 
 
+def test_an_edited_module_reruns_exactly_the_jobs_that_run_it(tiny_run):
+    """A rule's code input is the stamp of the modules it runs (common/code_stamp.py): editing mec_mmd's figures plans
+    that paper's summary and the report, none of its runs; restoring the text (a newer file, the recorded content)
+    plans nothing."""
+    module = tiny_run / "src/neurips26/papers/mec_mmd/figures.py"
+    original = module.read_text()
+    try:
+        module.write_text(original + "\n# edited\n")
+        planned = snakemake(tiny_run, "results/all", "--profile", "profiles/ci", "--cores", "2", "-n", "--quiet",
+                            "rules").stdout
+    finally:
+        module.write_text(original)
+    assert "mec_mmd_summary" in planned and "report_build" in planned
+    assert "mec_mmd_run" not in planned and "mec_mmd_config" not in planned
+    result = snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "-n", "results/all")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
 def test_dvc_repro_runs_and_leaves_a_clean_status(tiny_run):
     """The generated dvc.yaml wraps the same Snakemake targets; at the copy's tiny config it reproduces and settles."""
     config = tiny_run / "config/config.yaml"

@@ -7,6 +7,7 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 
 from neurips26.common.code_deps import code_closure
+from neurips26.common.code_stamp import code_stamp
 from neurips26.common.config import coerce_command_line, scale_config, validate_run_config
 from neurips26.common.errors import UserError
 from neurips26.common.registry import load_papers, selected_papers
@@ -49,12 +50,13 @@ def hydra_files(paper_id):
 
 
 def code_files(paper_id, *modules, exclude=()):
-    """The source files a rule depends on, namely the named modules of the paper (else all but `exclude`) and each
-    module of the package they import (common/code_deps.py), so that editing the method re-runs the experiments while
-    restyling a figure re-runs only the figure, and editing one module of common/ re-runs only the jobs that import it."""
+    """A rule's code input: the stamp (common/code_stamp.py) of the source files it runs, namely the named modules of the
+    paper (else all but `exclude`) and each module of the package they import (common/code_deps.py), so that editing the
+    method re-runs the experiments while restyling a figure re-runs only the figure, and editing one module of common/
+    re-runs only the jobs that import it. One stamp file instead of the files themselves: the dry run pays per input."""
     package = sorted(Path("src/neurips26/papers", paper_id).glob("*.py"))
     chosen = [p for p in package if (p.stem in modules if modules else p.stem not in exclude)]
-    return code_closure(chosen)
+    return [code_stamp(code_closure(chosen))]
 
 
 def paper_artifacts(paper_id):

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
-from omegaconf import DictConfig, OmegaConf
+
+if TYPE_CHECKING:  # OmegaConf is imported where it is used: the Snakefile's parse needs none of it (~0.1 s)
+    from omegaconf import DictConfig
 
 from neurips26.common.errors import UserError
 from neurips26.common.registry import repo_root
@@ -82,15 +86,30 @@ class _FastYamlLoader(yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", Fals
         return super().construct_mapping(node, deep=deep)
 
 
-def _copy_omegaconf_dialect() -> None:
-    from omegaconf._utils import get_yaml_loader
+# OmegaConf's YAML 1.2 float (1e-3 is a float, not a string), written out here because importing omegaconf to copy it
+# costs ~0.1 s of every parse; tests/unit/test_config.py checks that the resolvers equal omegaconf's get_yaml_loader().
+_YAML12_FLOAT = re.compile(
+    """^(?:
+         [-+]?[0-9]+(?:_[0-9]+)*\\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+        |[-+]?[0-9]+(?:_[0-9]+)*(?:[eE][-+]?[0-9]+)
+        |\\.[0-9]+(?:_[0-9]+)*(?:[eE][-+][0-9]+)?
+        |[-+]?[0-9]+(?:_[0-9]+)*(?::[0-5]?[0-9])+\\.[0-9_]*
+        |[-+]?\\.(?:inf|Inf|INF)
+        |\\.(?:nan|NaN|NAN))$""",
+    re.X,
+)
 
-    reference = get_yaml_loader()
-    _FastYamlLoader.yaml_implicit_resolvers = {key: list(value) for key, value in reference.yaml_implicit_resolvers.items()}
-    _FastYamlLoader.yaml_constructors = dict(reference.yaml_constructors)
+
+def _set_omegaconf_dialect(loader: type) -> None:
+    """OmegaConf's changes to PyYAML's safe loader: the YAML 1.2 float above, and no timestamps (dates stay strings)."""
+    loader.add_implicit_resolver("tag:yaml.org,2002:float", _YAML12_FLOAT, list("-+0123456789."))
+    loader.yaml_implicit_resolvers = {
+        key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for key, resolvers in loader.yaml_implicit_resolvers.items()
+    }
 
 
-_copy_omegaconf_dialect()
+_set_omegaconf_dialect(_FastYamlLoader)
 
 
 def _load_yaml(path: Path):
@@ -134,6 +153,8 @@ def scale_config(paper_id: str, scale: str, root: Path | None = None) -> Setting
 
 
 def _check_common_keys(cfg: DictConfig, source: str) -> None:
+    from omegaconf import OmegaConf
+
     common = {
         "scale": cfg.get("scale_name"),
         "data": cfg.get("data"),
@@ -149,6 +170,8 @@ def load_resolved(path: str | Path, overrides: list[str] = ()) -> DictConfig:
     path = Path(path)
     if not path.is_file():
         raise UserError(f"resolved config {path} does not exist: run the paper's config stage first")
+    from omegaconf import OmegaConf
+
     cfg = OmegaConf.load(path)
     if overrides:
         cfg = OmegaConf.merge(cfg, OmegaConf.from_dotlist(list(overrides)))
@@ -157,4 +180,6 @@ def load_resolved(path: str | Path, overrides: list[str] = ()) -> DictConfig:
 
 
 def to_yaml(cfg: DictConfig) -> str:
+    from omegaconf import OmegaConf
+
     return OmegaConf.to_yaml(cfg, resolve=True, sort_keys=False)
