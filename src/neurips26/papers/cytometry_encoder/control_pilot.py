@@ -15,12 +15,13 @@ initialisations of the encoder and the base encoder pretrained at the configured
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
 
 import numpy as np
+
+from neurips26.papers.cytometry_encoder.pilot_cli import pilot_main
 
 CANDIDATES = [("agree", 0.5), ("agree", 0.75), ("agree", 1.0), ("agree", 1.25), ("random", 0.75), ("random", 1.0)]
 SELECTION = {"min_ceiling": 0.95, "min_gap": 0.10}
@@ -116,21 +117,7 @@ def select(paths: list[Path]) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run")
-    r.add_argument("--seed", type=int, required=True)
-    r.add_argument("--data", type=Path, required=True, help="a default run's runs/ folder")
-    r.add_argument("--workdir", type=Path, required=True)
-    r.add_argument("--inits", type=int, default=5)
-    r.add_argument("--set", dest="overrides", action="append", default=[], help="a config override (smoke runs only)")
-    s = sub.add_parser("select")
-    s.add_argument("reports", type=Path, nargs="+")
-    args = parser.parse_args()
-    if args.command == "run":
-        run(args)
-    else:
-        print(json.dumps(select(args.reports), indent=1))
+    pilot_main(run, select, lambda parser: parser.add_argument("--inits", type=int, default=5))
 
 
 if __name__ == "__main__":

@@ -14,12 +14,12 @@ at each probe.cells (ESTIMATE, fixed before the pilot ran).
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
-from pathlib import Path
 
 import numpy as np
+
+from neurips26.papers.cytometry_encoder.pilot_cli import pilot_main
 
 RESERVED = set(range(6)) | {10, 11, 12}
 # The rule: a budget b (any measured one but the largest) is sufficient at a probe.cells when no longer measured budget
@@ -104,22 +104,11 @@ def select(reports: list[dict]) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run")
-    r.add_argument("--seed", type=int, required=True)
-    r.add_argument("--data", type=Path, required=True, help="a default run's runs/ folder")
-    r.add_argument("--workdir", type=Path, required=True)
-    r.add_argument("--steps", type=int, nargs="+", default=[225, 450, 900, 1800])
-    r.add_argument("--cells", type=int, nargs="+", default=[100, 200])
-    r.add_argument("--set", dest="overrides", action="append", default=[], help="a config override (smoke runs only)")
-    s = sub.add_parser("select")
-    s.add_argument("reports", type=Path, nargs="+")
-    args = parser.parse_args()
-    if args.command == "run":
-        run(args)
-    else:
-        print(json.dumps(select([json.loads(p.read_text()) for p in args.reports]), indent=1))
+    def arguments(parser):
+        parser.add_argument("--steps", type=int, nargs="+", default=[225, 450, 900, 1800])
+        parser.add_argument("--cells", type=int, nargs="+", default=[100, 200])
+
+    pilot_main(run, lambda paths: select([json.loads(p.read_text()) for p in paths]), arguments)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,28 @@
+"""The command line the pilots share (control_pilot, specialist_pilot): `run` one pilot seed on a default run's data,
+then `select` over the seeds' JSON reports by the rule the pilot module fixes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+
+def pilot_main(run: Callable, select: Callable[[list[Path]], dict],
+               add_run_arguments: Callable[[argparse.ArgumentParser], None]) -> None:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--seed", type=int, required=True)
+    r.add_argument("--data", type=Path, required=True, help="a default run's runs/ folder")
+    r.add_argument("--workdir", type=Path, required=True)
+    add_run_arguments(r)
+    r.add_argument("--set", dest="overrides", action="append", default=[], help="a config override (smoke runs only)")
+    s = sub.add_parser("select")
+    s.add_argument("reports", type=Path, nargs="+")
+    args = parser.parse_args()
+    if args.command == "run":
+        run(args)
+    else:
+        print(json.dumps(select(args.reports), indent=1))
