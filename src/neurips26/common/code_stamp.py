@@ -43,7 +43,8 @@ def listing(files: Sequence[str]) -> tuple[str, int]:
 
 def stamp_path(files: Sequence[str], folder: Path = STAMP_DIR) -> Path:
     """The stamp of a list of files: named by the list (not the contents), so a rule keeps its input path."""
-    return folder / f"{hashlib.sha256(chr(10).join(files).encode()).hexdigest()[:16]}.sha256"
+    name = hashlib.sha256("\n".join(files).encode()).hexdigest()[:16]
+    return folder / f"{name}.sha256"
 
 
 def code_stamp(files: Sequence[str], folder: Path = STAMP_DIR) -> str:

@@ -8,6 +8,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+# Every seed of the configured seed sets (config seeds 0-2, the re-checks 3-5 and 10-12): a pilot never runs on them.
+RESERVED = set(range(6)) | {10, 11, 12}
+
 
 def pilot_main(run: Callable, select: Callable[[list[Path]], dict],
                add_run_arguments: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -23,6 +26,8 @@ def pilot_main(run: Callable, select: Callable[[list[Path]], dict],
     s.add_argument("reports", type=Path, nargs="+")
     args = parser.parse_args()
     if args.command == "run":
+        if args.seed in RESERVED:
+            raise SystemExit(f"the pilot seed must lie outside the configured seed sets {sorted(RESERVED)}")
         run(args)
     else:
         print(json.dumps(select(args.reports), indent=1))
