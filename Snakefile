@@ -35,3 +35,7 @@ rule all:
     input:
         "results/all",
     default_target: True
+
+
+# Parse-time facts learnt in this parse are kept for the next one (common/parse_memo.py).
+SOURCE_FACTS.save()

@@ -1,4 +1,5 @@
 # Helpers only: the validated config, the paper registry, per-paper targets and shared input functions.
+import hashlib
 import json
 import os
 import sys
@@ -6,10 +7,12 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
+from neurips26.common.artifacts import write_text
 from neurips26.common.code_deps import code_closure
 from neurips26.common.code_stamp import code_stamp
-from neurips26.common.config import coerce_command_line, scale_config, validate_run_config
+from neurips26.common.config import coerce_command_line, config_check_inputs, scale_config, validate_run_config
 from neurips26.common.errors import UserError
+from neurips26.common.parse_memo import SourceFacts, check_once
 from neurips26.common.registry import load_papers, selected_papers
 
 # Jobs call `python`: put the interpreter that runs Snakemake first on PATH, so that an un-activated
@@ -18,7 +21,9 @@ os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.envir
 
 try:
     coerce_command_line(config)
-    validate_run_config(config, source="config (config/config.yaml + --config)")
+    check_once(
+        lambda: validate_run_config(config, source="config (config/config.yaml + --config)"), config_check_inputs(config)
+    )
     PAPERS = selected_papers(config["papers"])
 except UserError as error:
     raise WorkflowError(str(error)) from None
@@ -49,6 +54,10 @@ def hydra_files(paper_id):
     return sorted(str(p) for p in Path("config", paper_id).rglob("*.yaml"))
 
 
+# Source files' hashes and imports, remembered across parses (common/parse_memo.py); saved at the end of the Snakefile.
+SOURCE_FACTS = SourceFacts()
+
+
 def code_files(paper_id, *modules, exclude=()):
     """A rule's code input: the stamp (common/code_stamp.py) of the source files it runs, namely the named modules of the
     paper (else all but `exclude`) and each module of the package they import (common/code_deps.py), so that editing the
@@ -56,7 +65,7 @@ def code_files(paper_id, *modules, exclude=()):
     re-runs only the jobs that import it. One stamp file instead of the files themselves: the dry run pays per input."""
     package = sorted(Path("src/neurips26/papers", paper_id).glob("*.py"))
     chosen = [p for p in package if (p.stem in modules if modules else p.stem not in exclude)]
-    return [code_stamp(code_closure(chosen))]
+    return [code_stamp(code_closure(chosen, names=SOURCE_FACTS.imported_names), sha256=SOURCE_FACTS.sha256)]
 
 
 def paper_artifacts(paper_id):
@@ -91,8 +100,15 @@ def report_inputs():
 
 
 def artifact_producers(paths):
-    """JSON for the report: artifact path -> the rule that wrote it."""
-    return json.dumps({path: producing_rule(path) for path in paths})
+    """For the report: a JSON file, artifact path -> the rule that wrote it, under .snakemake/neurips26/report/ and named
+    by its content (a new producer gives a new path, so the report reruns on the params trigger). A file, not a command
+    line argument: at paper scale with ten seeds the map is ~160 KB, and Linux refuses any single argument over 128 KB
+    (MAX_ARG_STRLEN), which the command that `bash -c` runs is."""
+    text = json.dumps({path: producing_rule(path) for path in paths}, indent=0, sort_keys=True)
+    path = Path(".snakemake/neurips26/report", f"producers-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json")
+    if not path.exists():
+        write_text(path, text)
+    return str(path)
 
 
 def stage_steps(paper_id, steps):

@@ -21,5 +21,5 @@ rule report_build:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python -m neurips26 report --output {output} --papers {params.papers} --producers {params.producers:q}"
+        "python -m neurips26 report --output {output} --papers {params.papers} --producers {params.producers}"
         " > {log} 2>&1"

@@ -14,7 +14,7 @@ tests/unit/test_code_deps.py checks the result against what Python really import
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
@@ -49,11 +49,11 @@ def _absolute(dots: str, module: str, current: str, is_package: bool) -> str:
     return ".".join([*base, *([module] if module else [])])
 
 
-def imported_names(path: Path, src: Path) -> set[str]:
-    """The dotted names of every `neurips26` module (or module attribute) the file imports. A line scan, not a parse
-    (parsing every module took over a second of each dry run): an import anywhere counts, in a function too, and so
-    may one in a docstring, which only adds an input."""
-    text = COMMENT.sub("", path.read_text())  # a comment inside `from x import (...)` may hold a parenthesis
+def imported_names(path: Path, src: Path, text: str | None = None) -> set[str]:
+    """The dotted names of every `neurips26` module (or module attribute) the file imports (`text`: its contents, if
+    already read). A line scan, not a parse (parsing every module took over a second of each dry run): an import
+    anywhere counts, in a function too, and so may one in a docstring, which only adds an input."""
+    text = COMMENT.sub("", path.read_text() if text is None else text)  # a comment in `from x import (...)` may hold a ")"
     current = module_name(path, src)
     is_package = path.name == "__init__.py"
     names: set[str] = set()
@@ -69,22 +69,26 @@ def imported_names(path: Path, src: Path) -> set[str]:
     return {name for name in names if NAME.fullmatch(name) and (name == PACKAGE or name.startswith(PACKAGE + "."))}
 
 
+Names = Callable[[Path, Path], "set[str] | frozenset[str]"]  # imported_names, or a memo of it (common/parse_memo.py)
+
+
 @cache
-def _direct(path: Path, src: Path) -> frozenset[Path]:
+def _direct(path: Path, src: Path, names: Names) -> frozenset[Path]:
     """Files run by importing the file: its packages' __init__.py, and for each name it imports, that name's module (a
     name that is an attribute, not a module, resolves to nothing) and the __init__.py of every package on the way."""
     modules = module_files(src)
     own = module_name(path, src).split(".")
     files = {modules[p] for p in (".".join(own[:d]) for d in range(1, len(own))) if p in modules}  # its packages
-    for name in imported_names(path, src):
+    for name in names(path, src):
         parts = name.split(".")
         prefixes = (".".join(parts[:depth]) for depth in range(1, len(parts) + 1))
         files.update(modules[prefix] for prefix in prefixes if prefix in modules)
     return frozenset(files)
 
 
-def code_closure(paths: Iterable[str | Path], src: str | Path = "src") -> list[str]:
-    """`paths` and every file they import inside the package, transitively; sorted, as given (relative stays relative)."""
+def code_closure(paths: Iterable[str | Path], src: str | Path = "src", names: Names = imported_names) -> list[str]:
+    """`paths` and every file they import inside the package, transitively; sorted, as given (relative stays relative).
+    `names` finds a file's imports (the workflow passes a memo of imported_names that persists across parses)."""
     src = Path(src)
     todo = [Path(p) for p in paths]
     seen: set[Path] = set()
@@ -93,5 +97,5 @@ def code_closure(paths: Iterable[str | Path], src: str | Path = "src") -> list[s
         if path in seen:
             continue
         seen.add(path)
-        todo.extend(_direct(path, src) - seen)
+        todo.extend(_direct(path, src, names) - seen)
     return sorted(str(p) for p in seen)

@@ -18,26 +18,25 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from neurips26.common.artifacts import atomic_path
 
 STAMP_DIR = Path(".snakemake/neurips26/code")
 
 
-@cache
-def _digest(path: str, mtime_ns: int, size: int) -> str:
-    """SHA-256 of one file, cached per (path, mtime, size) within a parse (rules share most of common/)."""
+def file_sha256(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def listing(files: Sequence[str]) -> tuple[str, int]:
-    """The stamp's text for `files` (sha256sum format, in the given order) and the newest file's mtime in ns."""
+def listing(files: Sequence[str], sha256: Callable[[str], str] = file_sha256) -> tuple[str, int]:
+    """The stamp's text for `files` (sha256sum format, in the given order) and the newest file's mtime in ns. `sha256`
+    hashes a file (the workflow passes a memo that persists across parses: common/parse_memo.py)."""
     lines, newest = [], 0
     for path in files:
-        status = os.stat(path)
-        lines.append(f"{_digest(path, status.st_mtime_ns, status.st_size)}  {path}\n")
-        newest = max(newest, status.st_mtime_ns)
+        lines.append(f"{sha256(path)}  {path}\n")
+        newest = max(newest, os.stat(path).st_mtime_ns)
     return "".join(lines), newest
 
 
@@ -47,20 +46,18 @@ def stamp_path(files: Sequence[str], folder: Path = STAMP_DIR) -> Path:
     return folder / f"{name}.sha256"
 
 
-def code_stamp(files: Sequence[str], folder: Path = STAMP_DIR) -> str:
+def code_stamp(files: Sequence[str], folder: Path = STAMP_DIR, sha256: Callable[[str], str] = file_sha256) -> str:
     """The path of the stamp of `files`, written now if it is missing or its text is out of date."""
     if not files:
         raise ValueError("a code stamp needs at least one file")
-    text, newest = listing(files)
+    text, newest = listing(files, sha256)
     path = stamp_path(files, folder)
     try:
         if path.read_text() == text:
             return str(path)
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # a cluster job may parse at the same moment
-    partial.write_text(text)
-    os.utime(partial, ns=(newest, newest))
-    os.replace(partial, path)
+    with atomic_path(path) as partial:  # a cluster job may parse at the same moment
+        partial.write_text(text)
+        os.utime(partial, ns=(newest, newest))
     return str(path)

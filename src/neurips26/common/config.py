@@ -18,8 +18,12 @@ from neurips26.common.registry import repo_root
 from neurips26.common.settings import Settings
 
 
+def _schema_path(root: Path) -> Path:
+    return root / "workflow" / "schemas" / "config.schema.json"
+
+
 def _schema(root: Path) -> dict:
-    return json.loads((root / "workflow" / "schemas" / "config.schema.json").read_text())
+    return json.loads(_schema_path(root).read_text())
 
 
 def validate_run_config(cfg: dict, source: str = "config/config.yaml", root: Path | None = None) -> dict:
@@ -34,6 +38,13 @@ def validate_run_config(cfg: dict, source: str = "config/config.yaml", root: Pat
     allowed = schema["properties"].get(str(error.absolute_path[0]) if error.absolute_path else "", {}).get("enum")
     hint = f"; allowed values: {', '.join(map(str, allowed))}" if allowed else ""
     raise UserError(f"{source}: config key '{key}': {error.message}{hint}")
+
+
+def config_check_inputs(cfg: dict, root: Path | None = None) -> list[str]:
+    """What decides validate_run_config's verdict on `cfg`, as texts: the config itself, the schema and this module (the
+    Snakefile validates once per distinct list: common/parse_memo.py check_once)."""
+    schema = _schema_path(root or repo_root()).read_text()
+    return [json.dumps(cfg, sort_keys=True, default=repr), schema, Path(__file__).read_text()]
 
 
 def coerce_command_line(cfg: dict) -> dict:

@@ -91,6 +91,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m neurips26 report")
     parser.add_argument("--output", type=Path, required=True, help="the results/all folder")
     parser.add_argument("--papers", nargs="*", default=[])
-    parser.add_argument("--producers", default="{}", help="JSON: artifact path -> producing rule")
+    parser.add_argument("--producers", type=Path, help="JSON file: artifact path -> producing rule (default: none known)")
     args = parser.parse_args(argv)
-    build(args.output, args.papers, json.loads(args.producers), repo_root())
+    producers = json.loads(args.producers.read_text()) if args.producers else {}
+    build(args.output, args.papers, producers, repo_root())
