@@ -53,6 +53,19 @@ def test_each_summary_step_reads_only_declared_inputs_or_earlier_steps_outputs(r
             available |= set(writes)
 
 
+def test_every_command_fits_linuxs_argument_limit_at_paper_scale_with_ten_seeds(repo_copy):
+    """Snakemake runs a job's command as one argument of `bash -c`, and Linux refuses any single argument over 128 KB
+    (MAX_ARG_STRLEN): a command that grows with the seeds (the report's producers map did, to ~160 KB) would fail only
+    on a user's large run. Checked on every job of a paper-scale plan with ten seeds, with a 4 KB margin for the
+    prefix Snakemake adds."""
+    seeds = ",".join(str(seed) for seed in range(10))
+    result = snakemake(repo_copy, "results/all", "-n", "-p", "--forceall", "--config", "scale=paper", f"seeds=[{seeds}]")
+    commands = [line for line in result.stdout.splitlines() if line.startswith("Shell command: ")]
+    assert len(commands) > 500, "too few commands parsed: the check would be vacuous"
+    longest = max(commands, key=len)
+    assert len(longest.encode()) < 128 * 1024 - 4096, longest[:300]
+
+
 def test_lint_finds_nothing_but_the_justified_conda_warning(repo_copy):
     """The one remaining lint (no conda env per rule) is justified in the Snakefile; any other lint fails here."""
     result = snakemake(repo_copy, "--lint", check=False)
