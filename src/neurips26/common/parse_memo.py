@@ -45,7 +45,7 @@ class SourceFacts:
     def _load(self) -> dict[str, dict]:
         try:
             stored = json.loads(self.path.read_text())
-        except (FileNotFoundError, ValueError):  # none yet, or cut short by a crash: start afresh
+        except (FileNotFoundError, ValueError):  # none yet, or damaged (edited by hand): start afresh
             return {}
         same_layout = stored.get("version") == FACTS_VERSION and stored.get("src") == str(self.src)
         return stored.get("entries", {}) if same_layout else {}
