@@ -45,6 +45,22 @@ def server():
     yield path
     os.kill(int(open(f"{path}.lock").read()), signal.SIGTERM)
     os.unlink(path)
+    os.unlink(f"{path}.lock")  # a killed server leaves both; one that goes idle removes them itself (tested below)
+
+
+def test_an_idle_server_exits_and_leaves_neither_socket_nor_lock():
+    env = {**job_env(), "NEURIPS26_WARM_IDLE_S": "1"}  # its own environment, so its own server
+    path = warm_start.socket_path(env, str(ROOT))
+    started = subprocess.run([sys.executable, "-c", CLIENT, "papers"], cwd=ROOT, env=env, capture_output=True,
+                             text=True, timeout=120)
+    assert "WARM None" in started.stderr, started.stderr
+    deadline = time.time() + 120
+    while not os.path.exists(path) and time.time() < deadline:
+        time.sleep(0.1)
+    assert os.path.exists(path), "the server did not come up"
+    while (os.path.exists(path) or os.path.exists(f"{path}.lock")) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(path) and not os.path.exists(f"{path}.lock")
 
 
 def cold(*argv: str) -> subprocess.CompletedProcess:

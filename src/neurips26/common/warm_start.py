@@ -30,7 +30,7 @@ import time
 FLAG = "NEURIPS26_WARM_START"
 PRELOAD = ("numpy", "pandas", "scipy.stats", "scipy.optimize", "sklearn.linear_model", "sklearn.metrics",
            "matplotlib.pyplot", "PIL.Image", "torch")
-IDLE_EXIT_S = 30.0  # a server with no job for this long removes its socket and exits
+IDLE_EXIT_S = float(os.environ.get("NEURIPS26_WARM_IDLE_S", "30"))  # no job this long: remove socket and lock, exit
 ACCEPTED = b"A"  # the server read the request and forks: from here on the job runs warm or fails, never twice
 
 
@@ -99,15 +99,12 @@ def _recv_exact(conn: socket.socket, n: int) -> bytes:
 # ---- server ------------------------------------------------------------------------------------------------------------
 
 def serve(path: str) -> None:
-    import fcntl
     import importlib
 
     if os.fork():  # detach from the job that started us, so its benchmark does not count our imports
         os._exit(0)
-    lock = open(f"{path}.lock", "a")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    lock = _locked(f"{path}.lock")
+    if lock is None:
         return  # another server for this environment is starting or running
     lock.truncate(0)
     lock.write(f"{os.getpid()}\n")  # who holds it (tests and a curious user: `kill $(cat /tmp/neurips26-warm-*.lock)`)
@@ -137,6 +134,24 @@ def serve(path: str) -> None:
             children.add(pid)
     os.unlink(path)
     listener.close()
+    os.unlink(lock.name)  # while still held: a server starting from now on creates and locks a new file
+    lock.close()
+
+
+def _locked(path: str):
+    """The open lock file at `path`, locked, or None if another server holds it. A server removes its lock file when it
+    exits, so a lock won on a file that is no longer the one at `path` is no lock: the inode is compared."""
+    import fcntl
+
+    lock = open(path, "a")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.stat(path).st_ino == os.fstat(lock.fileno()).st_ino:
+            return lock
+    except OSError:  # held by another server, or removed meanwhile (FileNotFoundError)
+        pass
+    lock.close()
+    return None
 
 
 def _reaped(children: set[int]) -> set[int]:
