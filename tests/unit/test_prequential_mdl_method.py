@@ -1,5 +1,5 @@
 """The prequential code length, regret and PAC-MDL bound against hand-computed cases; the block code against a
-closed-form class-frequency model; Adam against torch.optim.Adam; sharpness against a dense Hessian; the margin."""
+closed-form class-frequency model; sharpness against a dense Hessian; the margin."""
 
 import math
 
@@ -8,13 +8,14 @@ import pytest
 import torch
 from torch import nn
 
+from neurips26.common.optim import Adam
 from neurips26.papers.prequential_mdl.baselines import (
     block_boundaries,
     block_code_length,
     margin_quantile,
     sharpness,
 )
-from neurips26.papers.prequential_mdl.method import Adam, code_length_bits, mlp, pac_mdl_bound, regret, train_prequential
+from neurips26.papers.prequential_mdl.method import code_length_bits, mlp, pac_mdl_bound, regret, train_prequential
 
 
 def _two_point_run(max_epochs: int):
@@ -69,21 +70,6 @@ def test_pac_mdl_bound_hand_numbers():
     assert pac_mdl_bound(0.0, 10.0, 100, 0.05) < pac_mdl_bound(0.0, 20.0, 100, 0.05)
     with pytest.raises(ValueError):
         pac_mdl_bound(0.0, 1.0, 100, 1.5)
-
-
-def test_adam_matches_torch_adam():
-    torch.manual_seed(0)
-    a, b = mlp(5, 7, 3), mlp(5, 7, 3)
-    b.load_state_dict(a.state_dict())
-    ours, reference = Adam(a.parameters(), lr=0.01), torch.optim.Adam(b.parameters(), lr=0.01)
-    x, y = torch.randn(20, 5), torch.randint(0, 3, (20,))
-    for _ in range(30):
-        for model, opt in ((a, ours), (b, reference)):
-            opt.zero_grad()
-            nn.functional.cross_entropy(model(x), y).backward()
-            opt.step()
-    for p, q in zip(a.parameters(), b.parameters()):
-        torch.testing.assert_close(p, q, rtol=1e-5, atol=1e-6)
 
 
 def test_block_code_against_a_class_frequency_model():

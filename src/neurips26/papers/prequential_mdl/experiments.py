@@ -10,6 +10,7 @@ import pandas as pd
 import torch
 from tqdm import tqdm
 
+from neurips26.common import optim
 from neurips26.common.errors import UserError
 from neurips26.papers.prequential_mdl import baselines, data, method
 
@@ -17,7 +18,7 @@ from neurips26.papers.prequential_mdl import baselines, data, method
 def _optimizer(cfg, model):
     if cfg.train.optimizer != "adam":
         raise UserError(f"config key train.optimizer: {cfg.train.optimizer!r} is not supported; use adam")
-    return method.Adam(model.parameters(), lr=float(cfg.train.lr))
+    return optim.Adam(model.parameters(), lr=float(cfg.train.lr))
 
 
 def _fresh_model(cfg, inputs: int, width: int, classes: int, seed: int, device: str):

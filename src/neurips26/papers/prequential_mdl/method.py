@@ -35,33 +35,6 @@ def code_length_bits(logits: torch.Tensor, labels: torch.Tensor) -> float:
     return float(F.cross_entropy(logits, labels, reduction="sum")) / LN2
 
 
-class Adam:
-    """Adam (Kingma & Ba) with foreach kernels. Written out because torch.optim's first use imports torch._dynamo,
-    which costs seconds in every job; a unit test checks it step for step against torch.optim.Adam."""
-
-    def __init__(self, params, lr: float, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
-        self.params = [p for p in params if p.requires_grad]
-        self.lr, (self.beta1, self.beta2), self.eps, self.t = lr, betas, eps, 0
-        self.m = [torch.zeros_like(p) for p in self.params]
-        self.v = [torch.zeros_like(p) for p in self.params]
-
-    def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.params:
-            p.grad = None
-
-    @torch.no_grad()
-    def step(self) -> None:
-        self.t += 1
-        grads = [p.grad for p in self.params]
-        torch._foreach_lerp_(self.m, grads, 1 - self.beta1)
-        torch._foreach_mul_(self.v, self.beta2)
-        torch._foreach_addcmul_(self.v, grads, grads, value=1 - self.beta2)
-        denom = torch._foreach_sqrt(self.v)
-        torch._foreach_div_(denom, math.sqrt(1 - self.beta2 ** self.t))
-        torch._foreach_add_(denom, self.eps)
-        torch._foreach_addcdiv_(self.params, self.m, denom, value=-self.lr / (1 - self.beta1 ** self.t))
-
-
 @dataclass
 class Trajectory:
     preq_bits: float      # L_preq, the first-epoch prequential code length
