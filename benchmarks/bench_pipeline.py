@@ -5,8 +5,8 @@
 - `snakemake -n results/all` (default scale, nothing built): parse + DAG time, budget 3 s with 19 papers, judged on the
   median of the repeats after the first; the first (a fresh copy: no parse memo yet, common/parse_memo.py) is printed
   apart, and so is Snakemake's own floor on this machine, the dry run of a one-rule workflow, because this machine's
-  speed varies by up to half from one hour to the next (the floor measured 1.4-2.4 s) and the floor separates that from
-  the pipeline's share;
+  speed varies about twofold between hours (the floor measured 1.05 to 2.4 s on 2026-12-02) and the floor separates
+  that from the pipeline's share;
 - the tiny end-to-end of every implemented paper (`--profile profiles/ci`), budget 6 min on 2 cores, with each paper's share
   (summed job seconds from its Snakemake benchmark files); warm, as CI runs it (jobs forked from a server that has
   imported torch, pandas and scipy: common/warm_start.py), or cold with `--cold`;

@@ -12,7 +12,7 @@ from neurips26.common.code_deps import code_closure
 from neurips26.common.code_stamp import code_stamp
 from neurips26.common.config import coerce_command_line, config_check_inputs, scale_config, validate_run_config
 from neurips26.common.errors import UserError
-from neurips26.common.parse_memo import SourceFacts, check_once
+from neurips26.common.parse_memo import MEMO_DIR, SourceFacts, check_once
 from neurips26.common.registry import load_papers, selected_papers
 
 # Jobs call `python`: put the interpreter that runs Snakemake first on PATH, so that an un-activated
@@ -105,7 +105,7 @@ def artifact_producers(paths):
     line argument: at paper scale with ten seeds the map is ~160 KB, and Linux refuses any single argument over 128 KB
     (MAX_ARG_STRLEN), which the command that `bash -c` runs is."""
     text = json.dumps({path: producing_rule(path) for path in paths}, indent=0, sort_keys=True)
-    path = Path(".snakemake/neurips26/report", f"producers-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json")
+    path = MEMO_DIR / "report" / f"producers-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
     if not path.exists():
         write_text(path, text)
     return str(path)
