@@ -64,6 +64,23 @@ def get_paper(paper_id: str, root: Path | None = None) -> Paper:
     return papers[paper_id]
 
 
+def registered_claims(paper_id: str, root: Path | None = None) -> dict:
+    """config/claims/<paper_id>.yaml: `claims`, the claims of the paper's abstract, each {id, abstract: the abstract's
+    sentence} (or `paper:` / `brief:` for one stated elsewhere), and `sanity`, the ids of its construction checks. Every
+    claim listed has an entry of kind 'claim' in claims.json and no other entry has; every sanity id an entry of kind
+    'sanity'. One file per paper, read only by the claims stage and the tests (never at the Snakefile's parse)."""
+    path = (root or repo_root()) / "config" / "claims" / f"{paper_id}.yaml"
+    if not path.is_file():
+        raise UserError(f"{path} is missing: list the claims of {paper_id}'s abstract there (see config/claims/)")
+    entry = yaml.safe_load(path.read_text()) or {}
+    claims, sanity = entry.get("claims") or [], entry.get("sanity") or []
+    for claim in claims:
+        sources = [k for k in ("abstract", "paper", "brief") if k in claim]
+        if set(claim) - {"id", "abstract", "paper", "brief", "note"} or "id" not in claim or len(sources) != 1:
+            raise UserError(f"{path}: each claim is {{id, abstract|paper|brief: sentence[, note]}}; got {claim}")
+    return {"claims": claims, "sanity": [str(s) for s in sanity]}
+
+
 def selected_papers(requested: list[str], root: Path | None = None) -> list[Paper]:
     """The implemented papers to build: all of them when `requested` is empty, else exactly those (each must exist)."""
     papers = load_papers(root)

@@ -89,7 +89,7 @@ def npz_figure_stage(draw: Callable) -> Stage:
 
 def claims_stage(build: Callable, tables: tuple[str, ...], with_config: bool = True) -> Stage:
     """The claims stage of a paper whose verdicts are a function of its saved tables: reads one CSV per name in
-    `tables` (given as --input in that order), calls build(*frames[, cfg]) -> (claims, metrics) and writes both."""
+    `tables` (given as --input in that order), calls build(*frames[, cfg]) -> claims and writes them."""
 
     def stage(ctx: StageContext) -> None:
         import pandas as pd
@@ -97,20 +97,23 @@ def claims_stage(build: Callable, tables: tuple[str, ...], with_config: bool = T
         if len(ctx.inputs) != len(tables):
             raise UserError(f"claims needs --input {' '.join(name + '.csv' for name in tables)}")
         frames = [pd.read_csv(path) for path in ctx.inputs]
-        write_claims_and_metrics(ctx, *build(*frames, *([ctx.cfg] if with_config else [])))
+        write_claims_and_metrics(ctx, build(*frames, *([ctx.cfg] if with_config else [])))
 
     return stage
 
 
-def write_claims_and_metrics(ctx: StageContext, claims: list, metrics: dict) -> None:
-    """The claims stage's two outputs: claims.json (schema-checked verdicts) and metrics.json (for dvc metrics)."""
+def write_claims_and_metrics(ctx: StageContext, claims: list, extra_metrics: dict | None = None) -> None:
+    """The claims stage's two outputs: claims.json (schema-checked verdicts with the run's provenance; the resolved
+    config is the config.yaml beside it) and metrics.json (every measured value and verdict, for dvc metrics)."""
     from neurips26.common.artifacts import write_json
-    from neurips26.common.claims import plain_json, write_claims
+    from neurips26.common.claims import claim_metrics, plain_json, write_claims
+    from neurips26.common.run_provenance import run_provenance
 
     if len(ctx.outputs) != 2:
         raise UserError("the claims stage writes two files: --output claims.json metrics.json")
-    write_claims(ctx.outputs[0], ctx.paper_id, ctx.cfg, claims)
-    write_json(ctx.outputs[1], plain_json(metrics))
+    provenance = run_provenance(ctx.paper_id, ctx.cfg, ctx.outputs[0].parent / "config.yaml")
+    document = write_claims(ctx.outputs[0], ctx.paper_id, ctx.cfg, claims, provenance)
+    write_json(ctx.outputs[1], plain_json({**claim_metrics(document["claims"]), **(extra_metrics or {})}))
 
 
 def require_embedded(ctx: StageContext, real_sources: str) -> None:
