@@ -92,7 +92,7 @@ rule mec_mmd_summary:
                     },
                 ),
                 *figure_steps("mec_mmd", MEC_MMD_FIGURES),
-                claims_step("mec_mmd", expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES)),
+                claims_step("mec_mmd", ["results/mec_mmd/tables/main.csv", *EXTRA_OUTPUTS["mec_mmd"]]),
             ],
         ),
     log:

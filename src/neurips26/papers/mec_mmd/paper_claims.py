@@ -1,63 +1,126 @@
-"""The paper's abstract claims as checkable criteria over the tables (criteria fixed before any result was seen)."""
+"""The abstract's claims as tests over per-seed statistics (claims contract v2; the design is in JOURNAL.md).
+
+Each seed is an independent replication of every experiment (its own datasets, audits and tests), so each claim's
+statistic is computed per seed from that seed's runs with the same table functions the tables use, and the seeds give
+the t interval. Bounds are the ones the criteria used before v2 (fixed before any result was seen).
+"""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim
+from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.papers.mec_mmd import tables
+
+# MEC must remove at least 95% of the naive estimator's bias: the equivalence margin of "unbiased", as a fraction of
+# naive's mean |bias| at the top noise level (a bias that size is what the paper's correction is for).
+RELATIVE_BIAS_MARGIN = 0.05
+RATE = (-0.6, -0.4)  # slope of log RMSE on log N for O_p(N^-1/2)
+PLUGIN_TOLERANCE = 0.2  # max |plug-in / Monte-Carlo variance - 1|
+# Alternatives with the same information as MEC (noisy Y, the audit, no noise law). convMMD with the TRUE noise law
+# knows more than MEC does, so beating it is not claimed (reported in `measured`).
+ALTERNATIVES = ("naive", "audit_only", "regression_calibration", "conv_misspecified")
 
 
-def _unbiased(main: pd.DataFrame) -> Claim:
+def _by_seed(runs: pd.DataFrame, statistic) -> pd.Series:
+    return pd.Series({int(seed): statistic(group) for seed, group in runs.groupby("seed")})
+
+
+def _relative_bias(estimator: str):
+    """Per seed: the estimator's mean bias against the oracle at the top noise level, over naive's mean |bias| there."""
+    def statistic(runs: pd.DataFrame) -> float:
+        main = tables.table_main(runs)
+        top = main[main["noise"] == main["noise"].max()].set_index("estimator")
+        return float(top.loc[estimator, "bias"].mean() / np.abs(top.loc["naive", "bias"]).mean())
+    return statistic
+
+
+def _unbiased(bias_runs: pd.DataFrame, main: pd.DataFrame) -> Claim:
+    within = (-RELATIVE_BIAS_MARGIN, RELATIVE_BIAS_MARGIN)
     mec = main[main["estimator"] == "mec"]
-    top = main[(main["noise"] == main["noise"].max()) & (main["estimator"] == "naive")]
     return Claim(
-        "unbiased", "MEC-MMD is exactly unbiased for the oracle MMD^2 under simple random auditing, while naive MMD on the "
-        "noisy measurements is biased", "max_abs_z < 3 and naive_abs_z_at_max_noise > 10",
-        {"max_abs_z": mec["z"].abs().max(), "naive_abs_z_at_max_noise": top["z"].abs().min(),
-         "max_abs_bias_mec": mec["bias"].abs().max(), "naive_bias_at_max_noise": top["bias"].mean()},
-        ["tables/main.csv", "figures/bias_vs_noise.png"])
+        "unbiased", "MEC-MMD is exactly unbiased for the oracle MMD under simple random auditing",
+        f"per seed, MEC's mean bias against the oracle at the top noise level as a fraction of naive's |bias| there: "
+        f"95% t interval inside +-{RELATIVE_BIAS_MARGIN}; and over all replicates max |z| of MEC's bias over the "
+        "(noise, n) cells < 3 (fails above 4)",
+        [SeedTest("MEC bias / naive |bias| at top noise", _by_seed(bias_runs, _relative_bias("mec")), "within", within),
+         RuleTest("max |z| of MEC bias over cells", {"max_abs_z": mec["z"].abs().max()}, "max_abs_z < 3",
+                  "max_abs_z > 4", rule="z of the bias over all audits of all seeds, max over the 16 cells")],
+        ["tables/main.csv", "figures/bias_vs_noise.png"],
+        {"value": None, "where": "the paper is not public; the abstract states exact unbiasedness (no number)"},
+        controls=[Control("naive_is_biased", "negative", "the same test on naive MMD of the noisy Y (must not hold)",
+                          SeedTest("naive bias / naive |bias| at top noise", _by_seed(bias_runs, _relative_bias("naive")),
+                                   "within", within))])
 
 
-def _variance(main: pd.DataFrame) -> Claim:
-    mec = main[main["estimator"] == "mec"]
+def _max_plugin_error(runs: pd.DataFrame) -> float:
+    mec = tables.table_main(runs).query("estimator == 'mec'")
+    return float(mec["plugin_rel_error"].abs().max())
+
+
+def _variance(bias_runs: pd.DataFrame) -> Claim:
     return Claim(
-        "variance", "the explicit (1/n - 1/N) audit-variance term, estimated by plug-in, matches the Monte-Carlo variance",
-        "max_rel_error < 0.2",
-        {"max_rel_error": mec["plugin_rel_error"].abs().max(),
-         "max_rel_error_exact_vs_mc": (mec["exact_var"] / mec["mc_var"] - 1).abs().max()},
-        ["tables/main.csv", "figures/rmse_vs_audit_size.png"])
+        "variance", "MEC-MMD admits an explicit variance decomposition",
+        f"per seed, max over (noise, n) cells of |plug-in variance / Monte-Carlo variance over audits - 1|: 95% t "
+        f"interval below {PLUGIN_TOLERANCE}",
+        [SeedTest("max |plug-in / MC variance - 1|", _by_seed(bias_runs, _max_plugin_error), "<", PLUGIN_TOLERANCE)],
+        ["tables/main.csv", "figures/rmse_vs_audit_size.png"],
+        {"value": None, "where": "the paper is not public; the abstract names the decomposition (no number)"})
 
 
-def _rate(rate: pd.DataFrame) -> Claim:
-    slope = rate.groupby("method")["slope"].first()
+def _slope(method: str):
+    def statistic(runs: pd.DataFrame) -> float:
+        rate = tables.table_rate(runs)
+        return float(rate.loc[rate["method"] == method, "slope"].iloc[0])
+    return statistic
+
+
+def _rate(rate_runs: pd.DataFrame) -> Claim:
     return Claim(
-        "rate", "MEC-MMD is consistent at O_p(N^-1/2) when the audit size scales with N",
-        "mec_slope >= -0.6 and mec_slope <= -0.4",
-        {"mec_slope": slope["mec"], "oracle_slope": slope["oracle"], "naive_slope": slope["naive"]},
-        ["tables/rate.csv", "figures/rate_loglog.png"])
+        "rate", "MEC-MMD is consistent for the population MMD at the O_p(N^-1/2) rate when the audit size scales with N",
+        f"per seed, slope of log RMSE against the population MMD^2 on log N (n = N/10): 95% t interval inside {RATE}",
+        [SeedTest("MEC slope of log RMSE on log N", _by_seed(rate_runs, _slope("mec")), "within", RATE)],
+        ["tables/rate.csv", "figures/rate_loglog.png"],
+        {"value": -0.5, "where": "abstract: O_p(N^-1/2)"},
+        controls=[Control("naive_has_no_rate", "negative", "the same test on naive MMD, whose bias does not vanish "
+                          "(must not hold)", SeedTest("naive slope", _by_seed(rate_runs, _slope("naive")), "within",
+                                                      RATE))],
+        per_seed={"oracle slope": _by_seed(rate_runs, _slope("oracle"))})
 
 
-def _estimation(est: pd.DataFrame) -> Claim:
-    rmse = est.set_index("method")["rmse_theta"]
+def _estimation(est_runs: pd.DataFrame) -> Claim:
+    rmse = {m: _by_seed(est_runs[est_runs["method"] == m], lambda g: float(np.sqrt(g["sq_err"].mean())))
+            for m in est_runs["method"].unique()}
     return Claim(
-        "estimation", "as a loss for parameter estimation MEC-MMD beats naive MMD and the audit-only loss",
-        "mec_rmse < naive_rmse and mec_rmse < audit_only_rmse",
-        {f"{m}_rmse": v for m, v in rmse.items()}, ["tables/estimation.csv", "figures/param_estimation.png"])
+        "estimation", "as a loss for parameter estimation MEC-MMD outperforms MMD and alternative methods",
+        "per seed, parameter RMSE of each alternative with MEC's information minus MEC's: 95% t interval above 0 for "
+        f"every one of {', '.join(ALTERNATIVES)}",
+        [SeedTest(f"RMSE {m} - MEC", paired(rmse[m], rmse["mec"]), ">", 0.0) for m in ALTERNATIVES],
+        ["tables/estimation.csv", "figures/param_estimation.png"],
+        {"value": None, "where": "the paper is not public; the abstract says 'consistently outperforms'"},
+        per_seed={"RMSE conv_true (knows the noise law) - MEC": paired(rmse["conv_true"], rmse["mec"])})
 
 
-def _testing(sizes: pd.DataFrame) -> Claim:
-    s = sizes.set_index("method")
+def _size(test_runs: pd.DataFrame, method: str, hypothesis: str = "H0") -> pd.Series:
+    rows = test_runs[(test_runs["method"] == method) & (test_runs["hypothesis"] == hypothesis)]
+    return rows.groupby("seed")["reject"].mean()
+
+
+def _testing(test_runs: pd.DataFrame) -> Claim:
     return Claim(
-        "testing", "two-sample testing across devices: the naive test's size is inflated, the MEC test holds its level",
-        "naive_size > 0.1 and mec_size <= 0.08",
-        {"naive_size": s.loc["naive", "size"], "mec_size": s.loc["mec", "size"], "mec_power": s.loc["mec", "power"],
-         "audit_only_power": s.loc["audit_only", "power"], "oracle_power": s.loc["oracle", "power"]},
-        ["tables/test_size.csv", "figures/test_power.png"])
+        "testing", "in two-sample testing across measurement devices the naive test's size is inflated while the MEC "
+        "test holds its level", "per seed, rejection rate under H0 at alpha = 0.05: naive's 95% t interval above 0.1 "
+        "and MEC's below 0.08",
+        [SeedTest("naive size", _size(test_runs, "naive"), ">", 0.1),
+         SeedTest("MEC size", _size(test_runs, "mec"), "<", 0.08)],
+        ["tables/test_size.csv", "figures/test_power.png"],
+        {"value": None, "where": "not in the abstract (the brief's unsupervised application)"},
+        source="brief", per_seed={"MEC power": _size(test_runs, "mec", "H1"),
+                                  "audit-only power": _size(test_runs, "audit_only", "H1")})
 
 
-def build(main, rate, est, sizes) -> tuple[list[Claim], dict]:
-    """The claims and a flat metrics dict (every measured value, prefixed by its claim id)."""
-    claims = [_unbiased(main), _variance(main), _rate(rate), _estimation(est), _testing(sizes)]
-    metrics = {f"{c.id}.{k}": v for c in claims for k, v in c.to_json()["measured"].items()}
-    metrics.update({f"{c.id}.holds": c.to_json()["holds"] for c in claims})
-    return claims, metrics
+def build(main: pd.DataFrame, bias: pd.DataFrame, rate: pd.DataFrame, estimation: pd.DataFrame,
+          testing: pd.DataFrame) -> list[Claim]:
+    """The claims from the main table and the per-seed runs of the four experiments."""
+    return [_unbiased(bias, main), _variance(bias), _rate(rate), _estimation(estimation), _testing(testing)]

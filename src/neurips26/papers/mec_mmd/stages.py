@@ -9,11 +9,12 @@ from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
-    claims_stage,
     figure_stage,
     require_embedded,
     table_stage,
+    write_claims_and_metrics,
 )
+from neurips26.common.errors import UserError
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 experiments, figures, paper_claims, tables = lazy_modules(
@@ -45,5 +46,20 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_rate_loglog": figure_stage(deferred(figures, "rate_loglog")),
     "figure_param_estimation": figure_stage(deferred(figures, "param_estimation")),
     "figure_test_power": figure_stage(deferred(figures, "test_power")),
-    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "rate", "estimation", "test_size"), with_config=False),
+    "claims": lambda ctx: _claims(ctx),
 }
+
+
+def _claims(ctx: StageContext) -> None:
+    """claims.json from tables/main.csv and the per-seed run CSVs (runs/<experiment>/seed<k>.csv, any order): each
+    claim's statistic is computed per seed, and the seeds give its interval."""
+    import pandas as pd
+
+    from neurips26.common.artifacts import read_csvs
+
+    main = [p for p in ctx.inputs if p.name == "main.csv"]
+    runs = {e: [p for p in ctx.inputs if p.parent.name == e] for e in ("bias", "rate", "estimation", "testing")}
+    if len(main) != 1 or not all(runs.values()):
+        raise UserError("claims needs --input tables/main.csv and runs/{bias,rate,estimation,testing}/seed*.csv")
+    frames = {e: read_csvs(paths) for e, paths in runs.items()}
+    write_claims_and_metrics(ctx, paper_claims.build(pd.read_csv(main[0]), **frames))
