@@ -1,5 +1,7 @@
 # make results   build every implemented paper at the default scale (creates .venv and installs first when needed)
 # make test      the test suite (what CI runs)
+# make check-verdicts  build results/all at the default scale, then list every verdict that differs from
+#                config/expected_verdicts.yaml (slow: run before a release, not in CI)
 # make lint      ruff + snakemake --lint + the dvc.yaml sync check
 # make dvc-yaml  regenerate dvc.yaml from config/papers.yaml
 # make lock      re-pin requirements.lock from the current .venv (after changing pyproject.toml)
@@ -17,7 +19,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 install-slurm: $(STAMP)
 	$(BIN)/python -m pip install -q -r requirements-slurm.lock
 
-.PHONY: install install-slurm debian debian-test results tiny test lint dvc-yaml lock clean
+.PHONY: install install-slurm debian debian-test results tiny test lint dvc-yaml lock clean check-verdicts
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +44,10 @@ install: debian $(STAMP)
 
 results: debian $(STAMP)
 	$(BIN)/snakemake --cores $(CORES) results/all
+
+check-verdicts: debian $(STAMP)
+	$(BIN)/snakemake --cores $(CORES) results/all --config scale=default
+	$(BIN)/python -m neurips26 verdicts check
 
 tiny: debian $(STAMP)
 	$(BIN)/snakemake --cores $(CORES) results/all --config scale=tiny

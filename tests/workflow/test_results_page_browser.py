@@ -26,8 +26,18 @@ PROBE = """<meta http-equiv="Content-Security-Policy"
 document.addEventListener("securitypolicyviolation", e => blocked.push(e.blockedURI + " (" + e.violatedDirective + ")"));
 window.addEventListener("load", () => {
   const images = [...document.images].map(i => ({alt: i.alt, ok: i.complete && i.naturalWidth > 0}));
+  const counts = {};
+  document.querySelectorAll("tr[data-paper]").forEach(r => { counts[r.dataset.paper] = {};
+    r.querySelectorAll("td[data-count]").forEach(c => counts[r.dataset.paper][c.dataset.count] = +c.textContent); });
+  const links = [...document.querySelectorAll("a[href]")].map(a => a.getAttribute("href"));
+  const filtered = {};
+  if (typeof filterVerdict === "function") {
+    for (const v of ["holds", "fails", "inconclusive", "sanity", "all"]) { filterVerdict(v);
+      filtered[v] = [...document.querySelectorAll("tr.claim")].filter(r => r.offsetParent !== null)
+        .map(r => r.dataset.verdict); }
+  }
   const out = document.createElement("pre"); out.id = "browser-probe";
-  out.textContent = JSON.stringify({images, blocked, text: document.body.innerText});
+  out.textContent = JSON.stringify({images, blocked, counts, links, filtered, text: document.body.innerText});
   document.body.appendChild(out);
 });</script>"""
 
@@ -112,13 +122,42 @@ def test_every_figure_decodes_in_the_browser(browser_view, tiny_run):
     assert len(view["images"]) >= promised > 0
 
 
+def _claims_csv(tiny_run):
+    with open(tiny_run / "results/all/claims.csv") as handle:
+        return list(csv.DictReader(handle))
+
+
 def test_every_claim_and_the_summary_table_are_on_the_rendered_page(browser_view, tiny_run):
     view = browser_view
-    with open(tiny_run / "results/all/claims.csv") as handle:
-        claims = list(csv.DictReader(handle))
+    claims = _claims_csv(tiny_run)
     missing = [f"{c['paper_id']}:{c['claim_id']}" for c in claims if c["claim_id"] not in view["text"]]
     assert claims and not missing, f"claims missing from the rendered page: {missing}"
-    assert "do not hold" in view["text"] and "implemented" in view["text"]
+    assert "scale=tiny is plumbing only" in view["text"], "the tiny run's page must carry the scale banner"
+
+
+def test_the_summary_counts_each_papers_verdicts(browser_view, tiny_run):
+    expected = {}
+    for claim in _claims_csv(tiny_run):
+        key = "sanity" if claim["kind"] == "sanity" else claim["verdict"]
+        counts = expected.setdefault(claim["paper_id"], dict.fromkeys(("holds", "fails", "inconclusive", "sanity"), 0))
+        counts[key] += 1
+    assert browser_view["counts"] == expected
+
+
+def test_every_link_on_the_page_opens_a_file_of_the_run(browser_view, tiny_run):
+    links = [h for h in browser_view["links"] if not h.startswith("#")]
+    assert any(h.endswith("/config.yaml") for h in links) and any("/tables/" in h for h in links)
+    broken = [h for h in links if not (tiny_run / "results/all" / h).resolve().is_file()]
+    assert not broken, f"links to files that do not exist: {broken}"
+
+
+def test_the_verdict_filter_shows_exactly_the_chosen_verdict(browser_view, tiny_run):
+    filtered = browser_view["filtered"]
+    claims = _claims_csv(tiny_run)
+    assert len(filtered["all"]) == len(claims)
+    for verdict in ("holds", "fails", "inconclusive", "sanity"):
+        want = sum(1 for c in claims if ("sanity" if c["kind"] == "sanity" else c["verdict"]) == verdict)
+        assert filtered[verdict] == [verdict] * want, verdict
 
 
 @pytest.fixture(scope="module")

@@ -15,21 +15,29 @@ import pandas as pd
 from neurips26.common.errors import UserError
 from neurips26.common.fetch import sha256_of
 from neurips26.common.registry import load_papers, repo_root
-from neurips26.report.html import page, paper_section, summary_table
+from neurips26.report.html import page, paper_section, provenance_block, summary_table
 
 
 def claims_rows(paper_ids: list[str], results: Path) -> pd.DataFrame:
+    """One row per claims.json entry of every paper: the verdict, the statistic, the paper's value, the controls."""
     rows = []
     for paper_id in paper_ids:
         document = json.loads((results / paper_id / "claims.json").read_text())
         for claim in document["claims"]:
-            rows.append({"paper_id": paper_id, "claim_id": claim["id"], "statement": claim["statement"],
-                         "source": claim["source"], "holds": claim["holds"], "criterion": claim["criterion"],
-                         "measured": json.dumps(claim["measured"], sort_keys=True), "evidence": ";".join(claim["evidence"]),
-                         "why_untested": claim.get("why_untested", ""),
-                         "positive_control_holds": claim.get("positive_control", {}).get("holds", ""),
-                         "scale": document["scale"],
-                         "data": document["data"]})
+            stat = claim["statistic"] or {}
+            rows.append({"paper_id": paper_id, "claim_id": claim["id"], "kind": claim["kind"],
+                         "statement": claim["statement"], "source": claim["source"], "verdict": claim["verdict"],
+                         "holds": claim["holds"], "outcome": claim["outcome"],
+                         "why_inconclusive": claim.get("why_inconclusive", ""), "criterion": claim["criterion"],
+                         "statistic": stat.get("name", ""), "estimate": stat.get("estimate"),
+                         "ci_low": stat.get("ci_low"), "ci_high": stat.get("ci_high"), "n": stat.get("n"),
+                         "paper_value": claim["paper_value"]["value"], "paper_where": claim["paper_value"]["where"],
+                         "controls": json.dumps({c["id"]: c["passed"] for c in claim["controls"]}, sort_keys=True),
+                         "per_seed": json.dumps(claim["per_seed"], sort_keys=True),
+                         "measured": json.dumps(claim["measured"], sort_keys=True),
+                         "decided_at": claim["decided_at"], "evidence": ";".join(claim["evidence"]),
+                         "scale": document["scale"], "data": document["data"],
+                         "commit": document["provenance"]["commit"]})
     return pd.DataFrame(rows)
 
 
@@ -59,9 +67,9 @@ def overview_rows(papers: list, chosen_ids: list[str], results: Path, root: Path
         row = {"id": paper.id, "title": paper.title, "seed_index": paper.seed_index, "status": status}
         if row["status"] == "implemented":
             document = json.loads((results / paper.id / "claims.json").read_text())
-            verdicts = [c["holds"] for c in document["claims"]]
-            row.update(scale=document["scale"], held=verdicts.count(True), failed=verdicts.count(False),
-                       untested=verdicts.count(None), seconds=job_seconds(paper.id, root))
+            verdicts = [c["verdict"] if c["kind"] == "claim" else "sanity" for c in document["claims"]]
+            counts = {v: verdicts.count(v) for v in ("holds", "fails", "inconclusive", "sanity")}
+            row.update(scale=document["scale"], counts=counts, seconds=job_seconds(paper.id, root))
         rows.append(row)
     return rows
 
@@ -72,15 +80,19 @@ def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: P
     chosen = [p for p in papers if p.id in paper_ids]
     planned = [p for p in papers if not p.implemented]
     claims = claims_rows(paper_ids, results)
-    verdicts = claims["holds"].value_counts(dropna=False).to_dict() if len(claims) else {}
-    summary = (f"{len(chosen)} implemented paper(s), {len(planned)} planned; {len(claims)} claims: "
-               f"{verdicts.get(True, 0)} hold, {verdicts.get(False, 0)} do not hold, "
-               f"{sum(v for k, v in verdicts.items() if k is None or k != k)} untested.")
+    counted = claims[claims["kind"] == "claim"] if len(claims) else claims
+    verdicts = counted["verdict"].value_counts().to_dict() if len(claims) else {}
+    sanity = int((claims["kind"] == "sanity").sum()) if len(claims) else 0
+    summary = (f"{len(chosen)} implemented paper(s), {len(planned)} planned; {len(counted)} claims: "
+               f"{verdicts.get('holds', 0)} hold, {verdicts.get('fails', 0)} fail, "
+               f"{verdicts.get('inconclusive', 0)} inconclusive; {sanity} sanity checks (not counted).")
+    documents = [json.loads((results / pid / "claims.json").read_text()) for pid in paper_ids]
     staging = output.with_name(output.name + ".part")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     overview = summary_table(overview_rows(papers, paper_ids, results, root))
-    (staging / "index.html").write_text(page([paper_section(p, results) for p in chosen], planned, summary, overview))
+    (staging / "index.html").write_text(page([paper_section(p, results) for p in chosen], planned, summary, overview,
+                                               provenance_block(documents)))
     claims.to_csv(staging / "claims.csv", index=False)
     manifest_rows(producers, root).to_csv(staging / "manifest.tsv", sep="\t", index=False)
     shutil.rmtree(output, ignore_errors=True)

@@ -67,8 +67,8 @@ def readme_table(document: dict) -> str:
     for claim in ordered:
         paper = claim["paper_value"]
         paper_text = f"{_number(paper['value'])} ({paper['where']})" if paper["value"] is not None else paper["where"]
-        controls = ", ".join(f"{c['kind']} `{c['id']}`: {'passed' if c['passed'] else 'missing' if c['passed'] is None else 'FAILED'}"
-                             for c in claim["controls"]) or "-"
+        state = {True: "passed", False: "FAILED", None: "missing"}
+        controls = ", ".join(f"{c['kind']} `{c['id']}`: {state[c['passed']]}" for c in claim["controls"]) or "-"
         cells = [f"`{claim['id']}`", claim["kind"], claim["criterion"], _ours(claim), paper_text, controls,
                  _verdict(claim)]
         lines.append("| " + " | ".join(cell.replace("\n", " ").replace("|", "\\|") if i not in (3, 6) else cell

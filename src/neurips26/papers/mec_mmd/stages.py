@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from neurips26.common.artifacts import write_csv
+from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
@@ -14,7 +15,6 @@ from neurips26.common.stage import (
     table_stage,
     write_claims_and_metrics,
 )
-from neurips26.common.errors import UserError
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 experiments, figures, paper_claims, tables = lazy_modules(
