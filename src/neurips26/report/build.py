@@ -1,4 +1,5 @@
-"""Build results/all from the papers' results folders: index.html, claims.csv, manifest.tsv.
+"""Build results/all from the papers' results folders: index.html, claims.csv, manifest.tsv, provenance.json (each
+paper's claims.json provenance: commit, packages, config and input sha256).
 
 Called by the report_build rule with the selected papers and, for every artifact, the rule that produced it.
 """
@@ -94,6 +95,8 @@ def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: P
     (staging / "index.html").write_text(page([paper_section(p, results) for p in chosen], planned, summary, overview,
                                                provenance_block(documents)))
     claims.to_csv(staging / "claims.csv", index=False)
+    (staging / "provenance.json").write_text(json.dumps({d["paper_id"]: d["provenance"] for d in documents}, indent=2)
+                                             + "\n")
     manifest_rows(producers, root).to_csv(staging / "manifest.tsv", sep="\t", index=False)
     shutil.rmtree(output, ignore_errors=True)
     staging.rename(output)
