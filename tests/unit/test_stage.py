@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.claims import Claim
+from neurips26.common.claims import Claim, RuleTest
 from neurips26.common.errors import UserError
 from neurips26.common.stage import StageContext, claims_stage
 
@@ -23,22 +23,28 @@ def _tables(tmp_path, *values):
 def _build(first, second, cfg=None):
     gap = float(first.x.iloc[0] - second.x.iloc[0])
     threshold = float(cfg.threshold) if cfg is not None else 0.0
-    claim = Claim(id="gap", statement="the first beats the second", criterion=f"gap > {threshold}",
-                  measured={"gap": gap})
-    return [claim], {"gap": gap}
+    claim = Claim("gap", "the first beats the second", f"gap > {threshold}",
+                  [RuleTest("gap", {"gap": gap}, f"gap > {threshold}", f"gap <= {threshold}")], [],
+                  {"value": None, "where": "-"}, measured={"gap": gap})
+    return [claim]
 
 
-@pytest.mark.parametrize("with_config, threshold, holds", [(True, 0.5, False), (False, 0.5, True)])
-def test_the_claims_stage_reads_tables_in_order_and_passes_the_config_when_asked(tmp_path, with_config, threshold,
-                                                                                  holds):
-    cfg = OmegaConf.create({"paper_id": "mec_mmd", "scale_name": "tiny", "data": "embedded", "seeds": [0],
+@pytest.mark.parametrize("with_config, threshold, outcome", [(True, 0.5, "fails"), (False, 0.5, "holds")])
+def test_the_claims_stage_reads_tables_in_order_and_passes_the_config_when_asked(tmp_path, monkeypatch, with_config,
+                                                                                  threshold, outcome):
+    import neurips26.common.claims as claims_module
+
+    monkeypatch.setattr(claims_module, "registered_claims", lambda _: {"claims": [{"id": "gap"}], "sanity": []})
+    cfg = OmegaConf.create({"paper_id": "mec_mmd", "scale_name": "default", "data": "embedded", "seeds": [0],
                             "threshold": threshold})
     outputs = [tmp_path / "claims.json", tmp_path / "metrics.json"]
     stage = claims_stage(_build if with_config else (lambda a, b: _build(a, b)), ("first", "second"), with_config)
     stage(StageContext("mec_mmd", cfg, inputs=_tables(tmp_path, 0.8, 0.4), outputs=outputs))
-    claims = json.loads(outputs[0].read_text())["claims"]
-    assert [c["holds"] for c in claims] == [holds]
-    assert json.loads(outputs[1].read_text())["gap"] == pytest.approx(0.4)
+    document = json.loads(outputs[0].read_text())
+    assert [(c["outcome"], c["verdict"]) for c in document["claims"]] == [(outcome, outcome)]
+    assert document["provenance"]["scale"] == "default" and document["provenance"]["packages"]["numpy"]
+    metrics = json.loads(outputs[1].read_text())
+    assert metrics["gap.gap"] == pytest.approx(0.4) and metrics["gap.verdict"] == outcome
 
 
 def test_the_claims_stage_names_its_tables_when_inputs_are_missing(tmp_path):
