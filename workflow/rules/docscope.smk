@@ -2,7 +2,7 @@
 # element records, questions: a data rule whose outputs are tracked artifacts), one run of every system (trajectories +
 # per-question stage scores; the OCR reader on the first documents) plus the judge-calibration set, in one job (MiniLM
 # loaded once). Once: questions over the R manuals and the systems on them.
-# Tables pool the seeds; figures are drawn from tables; claims are computed from tables.
+# Tables pool the seeds; figures are drawn from tables; claims are computed per seed from the run rows.
 DOCSCOPE_BENCH = "results/docscope/benchmark/seed{seed}/documents.json"
 # the PDFs are named outputs (so the manifest lists every one): their number is known at parse time from the scale
 DOCSCOPE_DOCS = [f"doc{i:03d}.pdf" for i in range(int(scale_settings("docscope")["benchmark"]["n_docs"]))]
@@ -168,9 +168,11 @@ rule docscope_summary:
                     },
                 ),
                 *figure_steps("docscope", DOCSCOPE_FIGURES),
+                # the claims are tested per seed: they read each seed's run rows and calibration set (claims v2)
                 claims_step(
                     "docscope",
-                    expand("results/docscope/tables/{table}.csv", table=["main", "dispersion", "oracle", "judge_kappa"]),
+                    expand("results/docscope/runs/seed{seed}.csv", seed=SEEDS)
+                    + expand("results/docscope/runs/calibration_seed{seed}.csv", seed=SEEDS),
                 ),
             ],
         ),

@@ -6,8 +6,6 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-import pandas as pd
-
 from neurips26.common.artifacts import read_csvs, write_csv, write_text
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
@@ -84,11 +82,16 @@ def _table(build: Callable) -> Callable[[StageContext], None]:
 
 
 def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 4:
-        raise UserError("claims needs --input main.csv dispersion.csv oracle.csv judge_kappa.csv")
-    frames = [pd.read_csv(p) for p in ctx.inputs]
+    """--input runs/seed*.csv runs/calibration_seed*.csv: the claims' statistics are computed per seed from the run rows
+    (the tables pool the seeds), with the same table functions."""
+    calibration = [p for p in ctx.inputs if p.name.startswith("calibration_")]
+    runs = [p for p in ctx.inputs if p.name.startswith("seed")]
+    if not runs or not calibration or len(runs) + len(calibration) != len(ctx.inputs):
+        raise UserError("claims needs --input runs/seedN.csv ... runs/calibration_seedN.csv ...")
     write_claims_and_metrics(
-        ctx, *paper_claims.build(*frames, str(ctx.cfg.main_system), str(ctx.cfg.claims.region_system))
+        ctx,
+        paper_claims.build(read_csvs(runs), read_csvs(calibration), str(ctx.cfg.main_system),
+                           str(ctx.cfg.claims.region_system)),
     )
 
 
