@@ -12,9 +12,15 @@ LABELS = {"original": "original", "photographed": "photographed", "unwarped": "u
           "oracle_unwarped": "oracle unwarp"}
 
 
+def _pooled(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows pooled over seeds (the table also holds each seed's rows, for the claims)."""
+    return table[table["seed"].astype(str) == "all"] if "seed" in table.columns else table
+
+
 def edit_by_condition(table: pd.DataFrame):
     """Overall edit distance by condition, one bar group per parser: severities pooled, and (when run) the
     geometric capture (warp-dominated, faint photometric damage) in a second panel."""
+    table = _pooled(table)
     table = table.assign(severity=table.severity.astype(str))
     panels = [("all", "severities pooled")] + ([("geo", "geometric capture")] if (table.severity == "geo").any() else [])
     parsers = sorted(table.parser.unique())
@@ -34,6 +40,7 @@ def edit_by_condition(table: pd.DataFrame):
 
 def severity_curve(table: pd.DataFrame):
     """Overall edit distance against severity (0 = original) for each condition and parser."""
+    table = _pooled(table)
     parsers = sorted(table.parser.unique())
     fig, axes = plt.subplots(1, len(parsers), figsize=(4 * len(parsers), 3.4), sharey=True, squeeze=False)
     for ax, parser in zip(axes[0], parsers):

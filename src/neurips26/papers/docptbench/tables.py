@@ -2,6 +2,8 @@
 condition and severity ('all' pools the severities), with the relative drop of accuracy against the original
 condition (accuracy = 1 - overall edit for parsing; the score itself for translation). The geometric capture
 (severity 'geo', config `geometric`) gets its own rows and is not pooled into 'all' (which keeps the severity levels).
+Column `seed`: 'all' for the rows pooled over seeds (what the figures draw), then the same rows computed on each seed's
+runs alone (what the claims test: one value per seed, claims contract v2).
 """
 
 from __future__ import annotations
@@ -36,7 +38,22 @@ def _relative_drop(table: pd.DataFrame, accuracy: str) -> pd.Series:
     return (table.parser.map(base) - table[accuracy]) / table.parser.map(base)
 
 
+def _per_seed(build, runs: pd.DataFrame) -> pd.DataFrame:
+    """The table over all seeds (seed 'all') followed by the table of each seed's runs alone (seed '<n>')."""
+    parts = [build(runs).assign(seed="all")]
+    parts += [build(group).assign(seed=str(int(seed))) for seed, group in runs.groupby("seed", sort=True)]
+    return pd.concat(parts, ignore_index=True)
+
+
 def parsing(runs: pd.DataFrame) -> pd.DataFrame:
+    return _per_seed(_parsing, runs)
+
+
+def translation(runs: pd.DataFrame) -> pd.DataFrame:
+    return _per_seed(_translation, runs)
+
+
+def _parsing(runs: pd.DataFrame) -> pd.DataFrame:
     table = _by_condition(runs, PARSING)
     table["accuracy"] = 1.0 - table["overall_edit"]
     table["relative_drop"] = _relative_drop(table, "accuracy")
@@ -46,7 +63,7 @@ def parsing(runs: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def translation(runs: pd.DataFrame) -> pd.DataFrame:
+def _translation(runs: pd.DataFrame) -> pd.DataFrame:
     table = _by_condition(runs, TRANSLATION)
     for metric in TRANSLATION:
         table[f"{metric}_relative_drop"] = _relative_drop(table, metric)
