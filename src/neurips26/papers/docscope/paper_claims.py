@@ -20,6 +20,11 @@ STAGES = ("page_f1", "fact_score", "answer_accuracy")  # the three stages region
 PAPER_REAL = "paper"
 
 
+def _slug(name: str) -> str:
+    """A control id from a system name (ids are lower-case letters, digits and underscores)."""
+    return "".join(c if c.isalnum() else "_" for c in name.lower())
+
+
 def _by_seed(runs: pd.DataFrame, statistic) -> pd.Series:
     return pd.Series({int(seed): statistic(group) for seed, group in runs.groupby("seed")})
 
@@ -50,7 +55,7 @@ def _chain_gap(runs: pd.DataFrame, system: str, text_system: str, control: str) 
         ["tables/main.csv", "figures/stage_funnel.png"],
         {"value": 0.29, "where": "abstract: 'the highest observed rate of complete evidence chains is only 29%' "
                                  "(best model; per-model rates in the paper's main results table)"},
-        controls=[Control(f"{control}_chains", "positive",
+        controls=[Control(f"{_slug(control)}_chains", "positive",
                           f"{control}: gold pages and facts with boxes jittered (answers right, boxes often not); "
                           "the same test must hold", _chain_test(runs, control))],
         decided_at=PAPER_REAL, decided_data="real",
@@ -68,7 +73,7 @@ def _region_tests(runs: pd.DataFrame, system: str) -> list[SeedTest]:
 
 
 def _region_weakest(runs: pd.DataFrame, system: str, text_system: str, control: str) -> Claim:
-    controls = [Control(f"{control}_region_below_{stage}", "positive",
+    controls = [Control(f"{_slug(control)}_region_below_{stage}", "positive",
                         f"{control}: gold pages, facts and answers with boxes jittered; the same comparison must hold",
                         test) for stage, test in zip(STAGES, _region_tests(runs, control))]
     return Claim(
