@@ -6,7 +6,6 @@ import sys
 from types import SimpleNamespace
 
 import jsonschema
-
 import numpy as np
 import pandas as pd
 import pytest

@@ -10,7 +10,6 @@ import pytest
 
 from neurips26.common.claims import check_registered, claims_document
 from neurips26.common.registry import repo_root
-
 from neurips26.papers.docscope import paper_claims, tables
 
 SYSTEMS = ["bm25_paragraph", "bm25_line", "bm25_ocr_paragraph", "oracle_pages", "oracle_regions", "oracle_facts",
