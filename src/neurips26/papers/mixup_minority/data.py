@@ -2,8 +2,8 @@
 
 data: embedded: Debian's full Fashion-MNIST (28x28, average-pooled to 14x14 for CPU speed; the official balanced test
 set) and scikit-learn's 8x8 digits (a stratified split drawn from the run seed's `digits_split` stream:
-`digits_test_per_class` images of every class held out as the balanced test set, the rest the training pool). data: real (paper scale): CIFAR-10 / CIFAR-100 python archives
-(md5-checked by data_prepare; 32x32x3).
+`digits_test_per_class` images of every class held out as the balanced test set, the rest the training pool).
+data: real (paper scale): CIFAR-10 / CIFAR-100 python archives (md5-checked by data_prepare; 32x32x3).
 
 The long-tailed training set keeps n_k = floor(n_max * ratio^(-k / (K - 1))) images of class k (class 0 the head,
 Cao et al. 2019's exponential profile), drawn per seed from the class's pool. Head / medium / tail classes: the first

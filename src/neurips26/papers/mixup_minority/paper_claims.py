@@ -56,7 +56,8 @@ def build(lpm_runs: pd.DataFrame, lt_runs: pd.DataFrame, cfg) -> list[Claim]:
         f"{float(c.collapse_threshold):g}; and per seed, its smallest rise between consecutive ratios: interval above 0",
         [SeedTest(f"minority cosine at ratio {high:g}", curve.iloc[:, -1], ">", float(c.collapse_threshold)),
          SeedTest("smallest rise between ratios", steps, ">", 0.0)],
-        ["tables/lpm.csv", "tables/lpm_runs.csv", "figures/minority_collapse_vs_ratio.png", "figures/mixed_label_hist.png"], PAPER,
+        ["tables/lpm.csv", "tables/lpm_runs.csv", "figures/minority_collapse_vs_ratio.png",
+         "figures/mixed_label_hist.png"], PAPER,
         measured={"cos_low_ratio": float(curve.iloc[:, 0].mean()), "low_ratio": low, "high_ratio": high}))
 
     # sanity: BMLS at the ETF (by symmetry in this model), positive control plain Mixup at the lowest ratio
@@ -76,7 +77,8 @@ def build(lpm_runs: pd.DataFrame, lt_runs: pd.DataFrame, cfg) -> list[Claim]:
                   "<", tol),
          SeedTest("BMLS class-mean deviation from ETF", _max_dev(lpm_runs, "bmls", "minority_mean_cos", ratios, etf),
                   "<", tol)],
-        ["tables/lpm.csv", "tables/lpm_runs.csv", "figures/minority_collapse_vs_ratio.png", "figures/feature_geometry.png"], PAPER,
+        ["tables/lpm.csv", "tables/lpm_runs.csv", "figures/minority_collapse_vs_ratio.png",
+         "figures/feature_geometry.png"], PAPER,
         kind="sanity",
         controls=[etf_control("mixup_ratio1_classifier_at_etf", "mixup_instance", "minority_w_cos", "plain Mixup"),
                   etf_control("mixup_ratio1_means_at_etf", "mixup_instance", "minority_mean_cos", "plain Mixup")],
@@ -97,7 +99,8 @@ def build(lpm_runs: pd.DataFrame, lt_runs: pd.DataFrame, cfg) -> list[Claim]:
         [SeedTest("largest class-mean gap BMLS + MS - BMLS", gaps.max(axis=1), "<", margin),
          SeedTest("BMLS + MS class-mean deviation from ETF",
                   _max_dev(lpm_runs, "bmls_ms", "minority_mean_cos", ratios, etf), "<", tol)],
-        ["tables/lpm.csv", "tables/lpm_runs.csv", "tables/ablation.csv", "figures/feature_geometry.png"], PAPER, kind="sanity",
+        ["tables/lpm.csv", "tables/lpm_runs.csv", "tables/ablation.csv", "figures/feature_geometry.png"], PAPER,
+        kind="sanity",
         controls=[Control("ratio1_gap", "positive", f"ratio {low:g}: both balanced, so both at the ETF by symmetry",
                           SeedTest(f"class-mean gap at ratio {low:g}", gap_low, "<", margin))]))
 
