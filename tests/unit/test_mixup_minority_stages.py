@@ -103,3 +103,18 @@ def test_mixed_label_hist_matches_closed_form():
         assert np.isclose(rows["p_closed"].sum(), 1.0) and np.isclose(rows["p_empirical"].sum(), 1.0)
         big = rows["p_closed"] > 0.01
         assert np.allclose(rows.loc[big, "p_empirical"], rows.loc[big, "p_closed"], rtol=0.25)
+
+
+def test_the_claims_document_validates_and_matches_the_registry(tmp_path):
+    from neurips26.common.claims import check_registered, claims_document, validate_claims
+
+    cfg = compose("mixup_minority", [])
+    claims = paper_claims.build(_lpm_runs([-1 / 9, 0.2, 0.6], -1 / 9, -1 / 9), _lt_runs(0.2), cfg)
+    for path in {e for c in claims for e in c.evidence}:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x")
+    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
+                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
+    document = claims_document("mixup_minority", cfg, claims, provenance)
+    validate_claims(document, base=tmp_path)
+    check_registered(document)

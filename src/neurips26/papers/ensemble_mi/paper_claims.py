@@ -198,14 +198,14 @@ def build(runs: pd.DataFrame, cfg) -> list[Claim]:
         "greedy-MI consistently outperforms strong baselines under the same query budget on MedMCQA, MMLU, AG News and "
         "IMDB with a pool of LLMs",
         "per dataset, paired greedy-MI - baseline accuracy over seeds x halves with a pool of 1-9B LLMs (not wired)",
-        [], [], paper_value, decided_at="paper", decided_data="real",
+        [], ["tables/main.csv"], paper_value, decided_at="paper", decided_data="real",
         why_not_tested="needs scale=paper data=real (the Hugging Face datasets and a pool of 1-9B LLMs), which is not "
                        "wired: data=real stops with an error; the embedded run uses IMDB, Rotten Tomatoes and BBC News "
                        "(for AG News) with classical and MiniLM members (claim greedy_mi_beats_baselines)")
     correlated = Claim(
         "llms_strongly_correlated",
         "in practice LLMs are strongly correlated (their errors)",
-        "error correlations of a pool of real LLMs on the paper's datasets (not wired)", [], [],
+        "error correlations of a pool of real LLMs on the paper's datasets (not wired)", [], ["config.yaml"],
         {"value": None, "where": "arXiv 2602.08003 v1, introduction"}, decided_at="paper", decided_data="real",
         why_not_tested="needs a pool of real LLMs (scale=paper data=real), which is not wired; the embedded pools "
                        "contain near copies by design, so their correlation says nothing about LLMs")
