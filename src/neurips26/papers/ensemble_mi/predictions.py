@@ -1,7 +1,8 @@
 """Cached member predictions: one wide CSV per (task, family) with the pool row, the label and one column per member.
 
-Predictions are made once per task and family (a pipeline artifact), never per seed: the seeds vary the
-calibration/test halves and the random baseline, not the models.
+Predictions are made once per task, family and run seed (a pipeline artifact): the seed draws the task's train / pool
+split and the members' own randomness (paraphrase word drops, solvers, few-shot exemplars); the run stages then vary
+the calibration/test halves and the random baseline with the same seed.
 """
 
 from __future__ import annotations

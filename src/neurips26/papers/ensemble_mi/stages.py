@@ -8,9 +8,17 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
+from neurips26.common.lazy import lazy_modules
+from neurips26.common.seed_streams import derived_seed
 from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, claims_stage, figure_stage, prepared_data_dir, require_embedded, table_stage
+from neurips26.common.stage import (
+    StageContext,
+    figure_stage,
+    prepared_data_dir,
+    require_embedded,
+    table_stage,
+    write_claims_and_metrics,
+)
 
 # Loaded on first use: each job imports only what its stage needs (common/lazy.py).
 data, experiments, figures, paper_claims, predictions, tables = lazy_modules(
@@ -20,20 +28,23 @@ data, experiments, figures, paper_claims, predictions, tables = lazy_modules(
 REAL_SOURCES = "IMDB, MMLU, AG News and MedMCQA from the Hugging Face hub"
 
 
-def _task(ctx: StageContext, name: str):
+def _task(ctx: StageContext, name: str, seed: int):
     require_embedded(ctx, REAL_SOURCES)
     if name not in data.DATASETS:
         raise UserError(f"unknown ensemble_mi task {name!r}; known: {', '.join(data.DATASETS)}")
-    return data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg)
+    return data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg, seed)
 
 
 def predict(family: str) -> Callable[[StageContext], None]:
-    """Classical, MiniLM or bagged members of one task: --input its provenance.json, --output one CSV, task=<name>."""
+    """Classical, MiniLM or bagged members of one task and seed: --input its provenance.json, --seed N, --output one
+    CSV, task=<name>. The seed draws the split (data.load_task) and the members' randomness (stream `members`)."""
 
     def stage(ctx: StageContext) -> None:
         from neurips26.papers.ensemble_mi import bagged, embedding, members
 
         name = ctx.cfg.get("task")
+        seed = ctx.require_seed()
+        member_seed = derived_seed(seed, "members")
         if family == "bagged":  # a longer training split; the pool and the first tasks.<name>.train texts are the same
             b = ctx.cfg.bagged
             spec = b[name]
@@ -41,17 +52,17 @@ def predict(family: str) -> Callable[[StageContext], None]:
             from omegaconf import OmegaConf
 
             cfg = OmegaConf.merge(ctx.cfg, {"tasks": {name: {"train": max(need, int(ctx.cfg.tasks[name].train))}}})
-            task = _task(StageContext(ctx.paper_id, cfg, ctx.inputs, ctx.outputs), name)
-            made = bagged.bagged_members(task, 0, int(spec.anchor), int(b.copies), float(b.drop), int(b.bags),
+            task = _task(StageContext(ctx.paper_id, cfg, ctx.inputs, ctx.outputs), name, seed)
+            made = bagged.bagged_members(task, member_seed, int(spec.anchor), int(b.copies), float(b.drop), int(b.bags),
                                          int(spec.bag))
             write_csv(ctx.output, predictions.frame(task, made))
             return
-        task = _task(ctx, name)
+        task = _task(ctx, name, seed)
         if family == "classic":
             if task.pool.options:
-                made = members.choice_members(task, 0)
+                made = members.choice_members(task, member_seed)
             else:
-                made = members.text_members(task, 0, int(ctx.cfg.members.copies), float(ctx.cfg.members.drop))
+                made = members.text_members(task, member_seed, int(ctx.cfg.members.copies), float(ctx.cfg.members.drop))
         else:
             templates = list(ctx.cfg.minilm.templates.get(name, [])) if ctx.cfg.minilm.get("templates") else []
             made = embedding.minilm_members(task, int(ctx.cfg.minilm.train), int(ctx.cfg.minilm.max_tokens), templates)
@@ -61,8 +72,8 @@ def predict(family: str) -> Callable[[StageContext], None]:
 
 
 def predict_llm(ctx: StageContext) -> None:
-    """SmolLM2 members of every task in one job (loading the model costs ~20 s): --input the tasks' provenance.json in
-    cfg.tasks.names order, --output one CSV per task in the same order."""
+    """SmolLM2 members of every task in one job per seed (loading the model costs ~20 s): --input the tasks'
+    provenance.json in cfg.tasks.names order, --seed N, --output one CSV per task in the same order."""
     import torch
 
     from neurips26.common.llm import load_smollm2
@@ -71,21 +82,23 @@ def predict_llm(ctx: StageContext) -> None:
     names = list(ctx.cfg.tasks.names)
     if len(ctx.inputs) != len(names) or len(ctx.outputs) != len(names):
         raise UserError(f"predict_llm needs one --input provenance.json and one --output per task of {names}")
-    torch.manual_seed(0)
+    seed = ctx.require_seed()
+    member_seed = derived_seed(seed, "members")
+    torch.manual_seed(member_seed)
     tokenizer, model = load_smollm2()
     for name, source, target in zip(names, ctx.inputs, ctx.outputs):
         sub = StageContext(ctx.paper_id, ctx.cfg, [source], [target])
-        task = _task(sub, name)
+        task = _task(sub, name, seed)
         spec = dict(ctx.cfg.llm)
         spec["prefixes"] = list(ctx.cfg.llm.prefixes[name])
         from omegaconf import OmegaConf
 
-        made = llm.llm_members(task, model, tokenizer, OmegaConf.create(spec), 0)
+        made = llm.llm_members(task, model, tokenizer, OmegaConf.create(spec), member_seed)
         write_csv(target, predictions.frame(task, made))
 
 
 def run_real(ctx: StageContext) -> None:
-    """One task x seed: --input the task's cached prediction CSVs (any families), --output the run CSV."""
+    """One task x seed: --input the task's cached prediction CSVs of that seed (any families), --output the run CSV."""
     if not ctx.inputs:
         raise UserError("run_real needs --input with the task's cached prediction CSVs")
     pool = predictions.merge([pd.read_csv(p) for p in ctx.inputs])
@@ -111,6 +124,16 @@ def table_selected_models(ctx: StageContext) -> None:
     write_csv(ctx.output, tables.table_selected_models(read_csvs(ctx.inputs), int(ctx.cfg.evaluation.table_budget)))
 
 
+def claims(ctx: StageContext) -> None:
+    """--input every run CSV (simulator, real pools, floor): the claims compare per-seed values, which the tables
+    (means over seeds) no longer hold."""
+    from neurips26.common.artifacts import read_csvs
+
+    if not ctx.inputs:
+        raise UserError("claims needs --input with the run CSVs (runs/<run>/seed<N>.csv)")
+    write_claims_and_metrics(ctx, paper_claims.build(read_csvs(ctx.inputs), ctx.cfg))
+
+
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "predict_classic": predict("classic"),
     "predict_minilm": predict("minilm"),
@@ -122,5 +145,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
     "table_selected_models": table_selected_models,
-    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "floor", "estimator")),
+    "claims": claims,
 }

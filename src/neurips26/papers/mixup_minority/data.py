@@ -1,9 +1,9 @@
 """Long-tailed image tasks with a balanced test set.
 
 data: embedded: Debian's full Fashion-MNIST (28x28, average-pooled to 14x14 for CPU speed; the official balanced test
-set) and scikit-learn's 8x8 digits (a fixed stratified split: `digits_test_per_class` images of every class held out as
-the balanced test set, the rest the training pool). data: real (paper scale): CIFAR-10 / CIFAR-100 python archives
-(md5-checked by data_prepare; 32x32x3).
+set) and scikit-learn's 8x8 digits (a stratified split drawn from the run seed's `digits_split` stream:
+`digits_test_per_class` images of every class held out as the balanced test set, the rest the training pool).
+data: real (paper scale): CIFAR-10 / CIFAR-100 python archives (md5-checked by data_prepare; 32x32x3).
 
 The long-tailed training set keeps n_k = floor(n_max * ratio^(-k / (K - 1))) images of class k (class 0 the head,
 Cao et al. 2019's exponential profile), drawn per seed from the class's pool. Head / medium / tail classes: the first
@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from neurips26.common.errors import UserError
+from neurips26.common.seed_streams import rng as seed_stream
 
 DATASETS = {"fashion_mnist": "fashion_mnist", "digits": "digits", "cifar10": "cifar10", "cifar100": "cifar100"}
 
@@ -41,8 +42,9 @@ def _standardise(train: np.ndarray, test: np.ndarray) -> tuple[np.ndarray, np.nd
     return ((train - mean) / std).astype(np.float32), ((test - mean) / std).astype(np.float32)
 
 
-def load_task(name: str, folder: str | Path, cfg) -> Task:
-    """The training pool and the balanced test set of one dataset, as (n, C, H, W) float32."""
+def load_task(name: str, folder: str | Path, cfg, seed: int) -> Task:
+    """The training pool and the balanced test set of one dataset, as (n, C, H, W) float32. The digits split is drawn
+    from the run seed (stream `digits_split`); Fashion-MNIST and CIFAR keep their official train / test sets."""
     if name == "fashion_mnist":
         from neurips26.common.fashion_mnist import load_fashion
 
@@ -56,7 +58,7 @@ def load_task(name: str, folder: str | Path, cfg) -> Task:
         from neurips26.common.digits import read_digits
 
         pixels, labels = read_digits(folder)
-        order = np.random.default_rng(int(cfg.split_seed)).permutation(len(labels))
+        order = seed_stream(seed, "digits_split").permutation(len(labels))
         per = int(cfg.digits_test_per_class)
         test = np.concatenate([order[labels[order] == c][:per] for c in range(10)])
         train = np.setdiff1d(np.arange(len(labels)), test)

@@ -42,7 +42,7 @@ def run_lt(ctx: StageContext) -> None:
     folder = prepared_data_dir(ctx, dataset)
     seed = ctx.require_seed()
     seed_everything(seed)
-    task = data.load_task(dataset, folder, ctx.cfg.lt)
+    task = data.load_task(dataset, folder, ctx.cfg.lt, seed)
     write_csv(ctx.output, experiments.run_lt(ctx.cfg, task, dataset, ratio, seed, resolve_device(str(ctx.cfg.device))))
 
 
@@ -82,5 +82,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "figure_minority_collapse_vs_ratio": figure_stage(deferred(figures, "minority_collapse_vs_ratio")),
     "figure_mixed_label_hist": figure_stage(deferred(figures, "mixed_label_hist")),
     "figure_feature_geometry": figure_stage(deferred(figures, "feature_geometry")),
-    "claims": claims_stage(deferred(paper_claims, "build"), ("lpm", "lt_runs")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("lpm_runs", "lt_runs")),
 }
