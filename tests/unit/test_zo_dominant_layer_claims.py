@@ -13,7 +13,6 @@ from neurips26.common.llm import encode_left_padded, label_token_ids
 from neurips26.common.registry import registered_claims
 from neurips26.papers.zo_dominant_layer import data, experiments, models, paper_claims
 
-
 TASKS = ["imdb", "bbc"]
 SEEDS = [0, 1, 2]
 
