@@ -5,17 +5,22 @@ ZO_DOMINANT_LAYER = scale_settings("zo_dominant_layer")
 ZO_DOMINANT_LAYER_TASKS = list(ZO_DOMINANT_LAYER.tasks.names)
 ZO_DOMINANT_LAYER_DATA = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu"}
 ZO_DOMINANT_LAYER_FIGURES = {"outlier_profile": "detector", "zo_snr_per_layer": "layers", "propagation": "layers"}
-ZO_DOMINANT_LAYER_MINILM = "results/zo_dominant_layer/runs/minilm_profile.csv"
+ZO_DOMINANT_LAYER_MINILM_PATTERN = "results/zo_dominant_layer/runs/seed{seed}_minilm_profile.csv"
+ZO_DOMINANT_LAYER_MINILM = expand(ZO_DOMINANT_LAYER_MINILM_PATTERN, seed=SEEDS)
 ZO_DOMINANT_LAYER_TABLES = {
     "layers": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_layers.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
     "main": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_methods.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
 }
-ZO_DOMINANT_LAYER_TABLES["detector"] = ZO_DOMINANT_LAYER_TABLES["layers"] + [ZO_DOMINANT_LAYER_MINILM]
+ZO_DOMINANT_LAYER_TABLES["detector"] = ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_MINILM
+# the per-seed values the claims test (contract v2): the run CSVs as they are, and l* per model x task x seed
+ZO_DOMINANT_LAYER_TABLES["layers_seeds"] = ZO_DOMINANT_LAYER_TABLES["layers"]
+ZO_DOMINANT_LAYER_TABLES["main_seeds"] = ZO_DOMINANT_LAYER_TABLES["main"]
+ZO_DOMINANT_LAYER_TABLES["detector_seeds"] = ZO_DOMINANT_LAYER_TABLES["detector"]
 # SmolLM2 is exported once as safetensors (temp: deleted after the last run job) so that each job loads it in ~2 s
 ZO_DOMINANT_LAYER_EXPORT = ZO_DOMINANT_LAYER.model == "smollm2"
 
 EXTRA_OUTPUTS["zo_dominant_layer"] = (
-    ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_TABLES["main"] + [ZO_DOMINANT_LAYER_MINILM]
+    ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_TABLES["main"] + ZO_DOMINANT_LAYER_MINILM
 )
 
 
@@ -41,18 +46,20 @@ rule zo_dominant_layer_second_model:
         config="results/zo_dominant_layer/config.yaml",
         code=code_files("zo_dominant_layer", "data", "method", "second_model"),
     output:
-        ZO_DOMINANT_LAYER_MINILM,
+        ZO_DOMINANT_LAYER_MINILM_PATTERN,
+    wildcard_constraints:
+        seed=r"\d+",
     log:
-        "logs/zo_dominant_layer/second_model.log",
+        "logs/zo_dominant_layer/second_model_seed{seed}.log",
     benchmark:
-        "logs/zo_dominant_layer/benchmarks/second_model.tsv"
+        "logs/zo_dominant_layer/benchmarks/second_model_seed{seed}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
     shell:
         "python -m neurips26 zo_dominant_layer second_model --config {input.config} --input {input.data}"
-        " --output {output} --threads {threads} > {log} 2>&1"
+        " --seed {wildcards.seed} --output {output} --threads {threads} > {log} 2>&1"
 
 
 rule zo_dominant_layer_config:
@@ -105,6 +112,7 @@ rule zo_dominant_layer_summary:
         "zo_dominant_layer_summary"
     input:
         config="results/zo_dominant_layer/config.yaml",
+        registered="config/claims/zo_dominant_layer.yaml",
         runs=sorted({path for paths in ZO_DOMINANT_LAYER_TABLES.values() for path in paths}),
         code=code_files("zo_dominant_layer", "tables", "figures", "paper_claims", "models", "method"),
     output:
@@ -124,7 +132,9 @@ rule zo_dominant_layer_summary:
                 *table_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_TABLES),
                 *figure_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_FIGURES),
                 claims_step(
-                    "zo_dominant_layer", expand("results/zo_dominant_layer/tables/{table}.csv", table=["layers", "main", "detector"])
+                    "zo_dominant_layer",
+                    expand("results/zo_dominant_layer/tables/{table}.csv",
+                           table=["layers_seeds", "main_seeds", "detector_seeds"]),
                 ),
             ],
         ),

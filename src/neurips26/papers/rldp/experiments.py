@@ -1,5 +1,6 @@
-"""The paper's experiments: train the small decoder once (cached), then per seed: both routes really generated and
-checked on a test set, difficulty scores of RLDP and its baselines, rollouts; and RLDP on the bundled SmolLM2."""
+"""The paper's experiments, per run seed: train the small decoder (its seed derived from the run seed), then both routes
+really generated and checked on a test set, difficulty scores of RLDP and its baselines, rollouts; and RLDP on the
+bundled SmolLM2 (its question pool drawn from the run seed)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,21 @@ import pandas as pd
 import torch
 from scipy.stats import spearmanr
 
+from neurips26.common.seed_streams import derived_seed
+from neurips26.common.seed_streams import rng as seed_stream
 from neurips26.papers.rldp import baselines, method
 from neurips26.papers.rldp import data as D
 from neurips26.papers.rldp import model as M
 
 
-def train(cfg) -> tuple[dict, pd.DataFrame]:
-    """(state dict, training history) of the decoder; one model for every seed (trained with cfg.model.seed)."""
-    net, history = M.train(cfg.model, cfg.task, int(cfg.model.seed), log=lambda s: print(s, flush=True))
+def model_seed(seed: int) -> int:
+    """The decoder's training seed (torch init, batches, validation set) of the run with this seed."""
+    return derived_seed(seed, "model")
+
+
+def train(cfg, seed: int) -> tuple[dict, pd.DataFrame]:
+    """(state dict, training history) of the decoder of the run with this seed (trained with model_seed(seed))."""
+    net, history = M.train(cfg.model, cfg.task, model_seed(seed), log=lambda s: print(s, flush=True))
     return net.state_dict(), pd.DataFrame(history)
 
 
@@ -43,7 +51,7 @@ def truth_score(levels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def run(cfg, seed: int, net) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(per-problem rows, per-layer rows, timing rows) of one seed: references, probe set and test set are all drawn
-    from this seed; the model is the cached one."""
+    from this seed; the model is this seed's decoder."""
     task, ev = cfg.task, cfg.eval
     rng = np.random.default_rng(seed)
     test = D.sample_problems(rng, ev.n_test, task.max_steps, task.filler_max)
@@ -120,23 +128,24 @@ def random_llama(seed: int):
 MATH_LEVELS = {"elementary mathematics": 1, "high school mathematics": 2, "college mathematics": 3}
 
 
-def run_llm(cfg, folder: Path, seeds: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """RLDP on SmolLM2-135M (difficulty detection only): MMLU mathematics questions, difficulty proxy = grade level
-    (elementary 1, high school 2, college 3). Hidden states at the last prompt token, once for a fixed pool; each seed
-    draws its references (easy: elementary, hard: college), probe set and test set from the pool."""
+def run_llm(cfg, folder: Path, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """RLDP on SmolLM2-135M (difficulty detection only) for the run with this seed: MMLU mathematics questions,
+    difficulty proxy = grade level (elementary 1, high school 2, college 3). The seed draws the question pool (stream
+    "llm_pool"; at tiny also the random Llama's weights, "llm_init"); hidden states at the last prompt token of the
+    pool; then references (easy: elementary, hard: college), probe set and test set from the pool."""
     from neurips26.common.llm import encode_left_padded, load_smollm2, residual_stream
     from neurips26.common.text_corpora import load_mmlu
 
     spec = cfg.llm
     _, split = load_mmlu(folder)
-    pool_rng = np.random.default_rng(int(spec.pool_seed))
+    pool_rng = seed_stream(seed, "llm_pool")
     index = []
     for topic in MATH_LEVELS:
         rows = [i for i, t in enumerate(split.topics) if t == topic]
         index += list(pool_rng.choice(rows, size=min(len(rows), int(spec.per_level)), replace=False))
     level = np.array([MATH_LEVELS[split.topics[i]] for i in index])
     prompts = [f"Question: {split.texts[i]}\nAnswer:" for i in index]
-    tokenizer, lm = load_smollm2() if spec.model == "smollm2" else random_llama(int(spec.pool_seed))
+    tokenizer, lm = load_smollm2() if spec.model == "smollm2" else random_llama(derived_seed(seed, "llm_init"))
     states, lengths = [], []
     for start in range(0, len(prompts), int(spec.batch)):
         chunk = prompts[start:start + int(spec.batch)]
@@ -146,24 +155,23 @@ def run_llm(cfg, folder: Path, seeds: list[int]) -> tuple[pd.DataFrame, pd.DataF
         lengths += [len(tokenizer(p, add_special_tokens=False).input_ids) for p in chunk]
     states, lengths = np.concatenate(states).astype(np.float64), np.array(lengths, dtype=float)
     out, layers = [], []
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        easy = rng.choice(np.flatnonzero(level == 1), size=int(spec.per_class), replace=False)
-        hard = rng.choice(np.flatnonzero(level == 3), size=int(spec.per_class), replace=False)
-        rest = rng.permutation(np.setdiff1d(np.arange(len(level)), np.r_[easy, hard]))
-        probe_idx, test_idx = rest[: len(rest) // 2], rest[len(rest) // 2:]
-        rldp = method.fit_rldp(states[easy], states[hard])
-        probe = baselines.RidgeProbe(states[probe_idx], level[probe_idx].astype(float), rng=np.random.default_rng(seed))
-        y = level[test_idx]
-        scores = {"rldp": rldp(states[test_idx]), "probe": probe(states[test_idx]), "length": lengths[test_idx],
-                  "random": rng.random(len(test_idx)), "truth": truth_score(level[test_idx], rng)}
-        for name, s in scores.items():
-            out.append({"seed": seed, "router": name, "spearman": _spearman(s, y),
-                        "auroc_college_vs_elementary": method.auroc(s[y != 2], y[y != 2] == 3),
-                        "layer": rldp.layer if name == "rldp" else probe.layer if name == "probe" else -1,
-                        "n_test": len(y)})
-        for layer in range(states.shape[1]):
-            s = method.fit_rldp(states[easy], states[hard], layer=layer)(states[test_idx])
-            layers.append({"seed": seed, "layer": layer, "loo_auroc": rldp.loo[layer][0], "chosen": layer == rldp.layer,
-                           "test_spearman": _spearman(s, y), "test_auroc": method.auroc(s[y != 2], y[y != 2] == 3)})
+    rng = np.random.default_rng(seed)
+    easy = rng.choice(np.flatnonzero(level == 1), size=int(spec.per_class), replace=False)
+    hard = rng.choice(np.flatnonzero(level == 3), size=int(spec.per_class), replace=False)
+    rest = rng.permutation(np.setdiff1d(np.arange(len(level)), np.r_[easy, hard]))
+    probe_idx, test_idx = rest[: len(rest) // 2], rest[len(rest) // 2:]
+    rldp = method.fit_rldp(states[easy], states[hard])
+    probe = baselines.RidgeProbe(states[probe_idx], level[probe_idx].astype(float), rng=np.random.default_rng(seed))
+    y = level[test_idx]
+    scores = {"rldp": rldp(states[test_idx]), "probe": probe(states[test_idx]), "length": lengths[test_idx],
+              "random": rng.random(len(test_idx)), "truth": truth_score(level[test_idx], rng)}
+    for name, s in scores.items():
+        out.append({"seed": seed, "router": name, "spearman": _spearman(s, y),
+                    "auroc_college_vs_elementary": method.auroc(s[y != 2], y[y != 2] == 3),
+                    "layer": rldp.layer if name == "rldp" else probe.layer if name == "probe" else -1,
+                    "n_test": len(y)})
+    for layer in range(states.shape[1]):
+        s = method.fit_rldp(states[easy], states[hard], layer=layer)(states[test_idx])
+        layers.append({"seed": seed, "layer": layer, "loo_auroc": rldp.loo[layer][0], "chosen": layer == rldp.layer,
+                       "test_spearman": _spearman(s, y), "test_auroc": method.auroc(s[y != 2], y[y != 2] == 3)})
     return pd.DataFrame(out), pd.DataFrame(layers)

@@ -34,8 +34,9 @@ def _outputs(ctx: StageContext, n: int, what: str):
 def train(ctx: StageContext) -> None:
     require_embedded(ctx, PAPER_SOURCES)
     model_path, history_path = _outputs(ctx, 2, "train (model.pt history.csv)")
-    seed_everything(int(ctx.cfg.model.seed))
-    state, history = experiments.train(ctx.cfg)
+    seed = ctx.require_seed()  # one decoder per run seed; its training seed is derived from it (experiments.model_seed)
+    seed_everything(experiments.model_seed(seed))
+    state, history = experiments.train(ctx.cfg, seed)
     write_torch(model_path, state)
     write_csv(history_path, history)
 
@@ -55,18 +56,19 @@ def run_llm(ctx: StageContext) -> None:
     require_embedded(ctx, PAPER_SOURCES)
     outs = _outputs(ctx, 2, "run_llm (llm_runs.csv llm_layers.csv)")
     folder = prepared_data_dir(ctx, "ensemble_mi_mmlu")
-    seed_everything(0)
-    for path, frame in zip(outs, experiments.run_llm(ctx.cfg, folder, [int(s) for s in ctx.cfg.seeds])):
+    seed = ctx.require_seed()
+    seed_everything(seed)
+    for path, frame in zip(outs, experiments.run_llm(ctx.cfg, folder, seed)):
         write_csv(path, frame)
 
 
 def table_layers(ctx: StageContext) -> None:
-    """Decoder layer CSVs and the SmolLM2 layer CSV (its file name starts with 'llm') in one table."""
+    """Decoder layer CSVs and the SmolLM2 layer CSVs (file names seed<s>_llm_layers.csv) in one table."""
     import pandas as pd
 
-    frames = [pd.read_csv(p).assign(model="smollm2" if p.name.startswith("llm") else "decoder") for p in ctx.inputs]
+    frames = [pd.read_csv(p).assign(model="smollm2" if p.name.endswith("llm_layers.csv") else "decoder") for p in ctx.inputs]
     if not frames:
-        raise UserError("table_layers needs --input with the per-seed layer CSVs and llm_layers.csv")
+        raise UserError("table_layers needs --input with the per-seed layer CSVs and llm_layers CSVs")
     write_csv(ctx.output, tables.table_layers(pd.concat(frames, ignore_index=True)))
 
 
@@ -79,9 +81,10 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_difficulty": table_stage(deferred(tables, "table_difficulty")),
     "table_timing": table_stage(deferred(tables, "table_timing")),
     "table_llm": table_stage(deferred(tables, "table_llm")),
+    "table_llm_seeds": table_stage(deferred(tables, "table_llm_seeds")),
     "table_layers": table_layers,
     "figure_score_vs_difficulty": figure_stage(deferred(figures, "score_vs_difficulty")),
     "figure_layerwise_auroc": figure_stage(deferred(figures, "layerwise_auroc")),
     "figure_accuracy_cost_frontier": figure_stage(deferred(figures, "accuracy_cost_frontier")),
 }
-STAGES["claims"] = claims_stage(deferred(paper_claims, "build"), ("main", "llm", "timing"), with_config=False)
+STAGES["claims"] = claims_stage(deferred(paper_claims, "build"), ("main", "llm_seeds", "timing"), with_config=False)

@@ -88,6 +88,11 @@ def table_timing(timing: pd.DataFrame) -> pd.DataFrame:
     return t.rename("seconds_per_1000").reset_index()
 
 
+def table_llm_seeds(llm: pd.DataFrame) -> pd.DataFrame:
+    """SmolLM2 per seed and router (the per-seed values the claims compare)."""
+    return llm.sort_values(["seed", "router"]).reset_index(drop=True)
+
+
 def table_llm(llm: pd.DataFrame) -> pd.DataFrame:
     return llm.groupby("router").agg(spearman=("spearman", "mean"), spearman_min=("spearman", "min"),
                                      auroc=("auroc_college_vs_elementary", "mean"), n_test=("n_test", "first"),

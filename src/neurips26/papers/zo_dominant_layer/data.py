@@ -1,8 +1,9 @@
 """The classification tasks, from the bundled corpora (IMDB sentiment, BBC News topics, MMLU subjects), as short
 prompts scored by label-word logits: "<Name>: <first words of the text>\n<Suffix>" -> " <label word>".
 
-Every task is split once by `tasks.split_seed` into a training pool (minibatches) and a held-out set (never by the run
-seed). Texts are cut to their first `max_words` words: the model's compute grows with the prompt.
+Every run splits each task by its own seed (seed stream "split") into a training pool (minibatches) and a held-out
+set, so a different seed set re-draws the prompts (issue #51). Texts are cut to their first `max_words` words: the
+model's compute grows with the prompt.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from neurips26.common.errors import UserError
+from neurips26.common.seed_streams import rng as seed_stream
 from neurips26.common.text_corpora import load_bbc, load_imdb, load_mmlu
 
 DATASETS = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu"}
@@ -56,11 +58,11 @@ def prompt(name: str, text: str, max_words: int) -> str:
     return f"{head}: {' '.join(text.split()[:max_words])}\n{suffix}"
 
 
-def load_task(name: str, folder: Path, cfg) -> Task:
-    """Balanced train and held-out sets of cfg.tasks sizes, fixed by cfg.tasks.split_seed."""
+def load_task(name: str, folder: Path, cfg, seed: int) -> Task:
+    """Balanced train and held-out sets of cfg.tasks sizes, drawn from the run's seed (stream "split")."""
     spec = cfg.tasks.get(name, {})
     words, texts, y = _read(name, folder, spec)
-    rng = np.random.default_rng(int(cfg.tasks.split_seed))
+    rng = seed_stream(seed, "split")
     n_train, n_eval = int(cfg.tasks.n_train), int(cfg.tasks.n_eval)
     k = len(words)
     picks = []

@@ -24,6 +24,7 @@ import torch
 from neurips26.common import optim
 from neurips26.common.device import resolve_device
 from neurips26.common.llm import encode_left_padded, label_token_ids
+from neurips26.common.seed_streams import derived_seed
 from neurips26.papers.zo_dominant_layer import lora, method, models
 
 
@@ -163,12 +164,18 @@ class PhaseTimer:
         self.last = now
 
 
+def init_seed(seed: int) -> int:
+    """The small decoder's initialisation seed of the run with this seed (seed stream "model_init")."""
+    return derived_seed(seed, "model_init")
+
+
 def run(cfg, model_name: str, task, seed: int, model_dir=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(layers frame, methods frame) of one model x task x seed; model_dir: an exported SmolLM2 (fast load)."""
     tick = PhaseTimer()
     rng = np.random.default_rng(seed)
     device = resolve_device(str(cfg.device))
-    tokenizer, model = models.load(model_name, cfg, seed=int(cfg.tasks.split_seed), folder=model_dir)
+    # the small decoder's random weights (tiny scale) follow the run seed; SmolLM2's are pretrained
+    tokenizer, model = models.load(model_name, cfg, seed=init_seed(seed), folder=model_dir)
     model.to(device)
     for p in model.parameters():
         p.requires_grad_(False)

@@ -1,25 +1,32 @@
-"""The abstract's claims, each a criterion over values measured in tables/layers.csv and tables/main.csv."""
+"""The abstract's claims (contract v2): tests over per-seed values of tables/layers_seeds.csv (per-layer ZO signal,
+propagation, l* of each model x task x seed), tables/main_seeds.csv (the short runs) and tables/detector_seeds.csv
+(l* of SmolLM2 and MiniLM per task and seed). Each old criterion keeps its threshold (config `claims`) and becomes a
+95% t interval over seeds of the per-seed statistic, one test per task where the claim says "every task"."""
 
 from __future__ import annotations
 
-import numpy as np
+import math
+
 import pandas as pd
 
-from neurips26.common.claims import Claim, PositiveControl
+from neurips26.common.claims import Claim, Control, SeedTest, paired
 
-LAYERS = ["tables/layers.csv", "figures/zo_snr_per_layer.png"]
+LAYERS = ["tables/layers.csv", "tables/layers_seeds.csv", "figures/zo_snr_per_layer.png"]
+PLANTED = "detector on the small decoder (initialised from each run seed) with an outlier planted at a known layer"
 
 
-def planted_control(cfg) -> dict:
-    """The detector on the small decoder with an outlier planted at a known layer (inference only, ~1 s)."""
+def planted_control(cfg, seed: int) -> dict:
+    """The detector on the small decoder with an outlier planted at a known layer (inference only, ~1 s); the
+    decoder's random weights follow the run seed (experiments.init_seed)."""
     import torch
 
     from neurips26.common.llm import encode_left_padded, residual_stream
     from neurips26.papers.zo_dominant_layer import method, models
+    from neurips26.papers.zo_dominant_layer.experiments import init_seed
 
     spec = dict(cfg.small_decoder)
     planted = int(spec["plant_layer"]) if int(spec["plant_layer"]) >= 0 else 1
-    tokenizer, model = models.small_decoder(type(cfg.small_decoder)({**spec, "plant_layer": -1}), 0)
+    tokenizer, model = models.small_decoder(type(cfg.small_decoder)({**spec, "plant_layer": -1}), init_seed(seed))
     models.plant_outlier(model, planted, 1e5)
     texts = ["Review: a fine film with a weak end\nSentiment:", "Article: shares fell on Monday\nTopic:"]
     ids, mask, position = encode_left_padded(tokenizer, texts)
@@ -29,119 +36,172 @@ def planted_control(cfg) -> dict:
     return {"planted_layer": planted, "found_layer": found}
 
 
-def build(layers: pd.DataFrame, main: pd.DataFrame, detector: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
-    c = cfg.claims
-    near = int(c.neighbourhood)
-    per_task = {}
-    for (_, task), part in layers.groupby(["model", "task"]):
-        single = part[part.layer >= 0].sort_values("layer")
-        lstar = int(part.l_star.iloc[0])
-        best = int(single.loc[single.snr.idxmax(), "layer"])
-        median = float(single.snr.median())
-        at = single.set_index("layer")
-        prop = single.dropna(subset=["propagation"])
-        per_task[task] = {
-            "l_star": lstar, "best_layer": best,
-            "best_descent_layer": int(single.loc[single.descent.idxmax(), "layer"]) if "descent" in single else -1,
-            "snr_best": float(single.snr.max()), "snr_median": median,
-            "descent_peak_ratio": float(single.descent.max() / max(abs(float(single.descent.median())), 1e-12)),
-            "peak_ratio": float(single.snr.max() / max(abs(median), 1e-12)),
-            "snr_lstar": float(at.snr.get(lstar, np.nan)), "snr_full": float(part[part.layer == -1].snr.iloc[0]),
-            "prop_lstar": float(at.propagation.get(lstar, np.nan)), "prop_median": float(prop.propagation.median()),
-            "n_layers": int(single.layer.max() + 1)}
-    tasks = sorted(per_task)
-    v = {t: per_task[t] for t in tasks}
-    found_all = all(v[t]["l_star"] >= 0 for t in tasks)
-    speed = main.pivot_table(index="task", columns="method", values="s_per_step")
-    acc = main.pivot_table(index="task", columns="method", values="acc_after")
+def _ratio(top: float, median: float) -> float:
+    return float(top / max(abs(median), 1e-12))
 
-    def flat(key):
-        return {f"{key}_{t}": v[t][key] for t in tasks}
+
+def per_seed_stats(layers: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
+    """One row per model x task x seed: l*, the best single layer by ZO SNR and by expected descent, their peak ratios
+    over the median layer, SNR at l* and of the full model, propagation at l* against the median propagated layer,
+    the depth fraction (l* + 1) / layers, the speed-up full / l* and the short runs' accuracies."""
+    rows = []
+    for (model, task, seed), part in layers.groupby(["model", "task", "seed"]):
+        single = part[part.layer >= 0].sort_values("layer")
+        at = single.set_index("layer")
+        lstar = int(part.l_star.iloc[0])
+        found = lstar >= 0
+        prop = single.dropna(subset=["propagation"])
+        best = int(single.loc[single.snr.idxmax(), "layer"])
+        best_descent = int(single.loc[single.descent.idxmax(), "layer"])
+        runs = main[(main.model == model) & (main.task == task) & (main.seed == seed)].set_index("method")
+        nan = float("nan")
+        rows.append({
+            "model": model, "task": task, "seed": int(seed), "l_star": lstar, "n_layers": int(single.layer.max() + 1),
+            "best_layer": best, "best_descent_layer": best_descent,
+            "offset": best - lstar if found else nan, "descent_offset": best_descent - lstar if found else nan,
+            "peak_ratio": _ratio(single.snr.max(), single.snr.median()),
+            "descent_peak_ratio": _ratio(single.descent.max(), single.descent.median()),
+            "snr_lstar": float(at.snr.get(lstar, nan)), "snr_full": float(part[part.layer == -1].snr.iloc[0]),
+            "prop_ratio": float(at.propagation.get(lstar, nan)) / float(prop.propagation.median()) if found else nan,
+            "depth_fraction": (lstar + 1) / int(single.layer.max() + 1) if found else nan,
+            "speedup": float(runs.s_per_step["zo_full"] / runs.s_per_step["zo_lstar"])
+            if {"zo_full", "zo_lstar"} <= set(runs.index) else nan,
+            **{f"acc_{m}": float(runs.acc_after.get(m, nan)) for m in ("zo_lstar", "zo_full", "zo_lora", "zo_random",
+                                                                       "fo_lstar")}})
+    return pd.DataFrame(rows)
+
+
+def _col(stats: pd.DataFrame, task: str, col: str) -> dict:
+    part = stats[stats.task == task]
+    return {int(s): (None if isinstance(v, float) and math.isnan(v) else v) for s, v in zip(part.seed, part[col])}
+
+
+def _per_task(stats: pd.DataFrame, col: str, name: str, side: str, bound) -> list[SeedTest]:
+    return [SeedTest(f"{task}: {name}", _col(stats, task, col), side, bound) for task in sorted(stats.task.unique())]
+
+
+def _across_tasks(stats: pd.DataFrame, col: str, how) -> dict:
+    """{seed: how(values over tasks)}; None where a task's value is missing."""
+    out = {}
+    for seed, part in stats.groupby("seed"):
+        values = part[col].astype(float)
+        out[int(seed)] = None if values.isna().any() else float(how(values))
+    return out
+
+
+def build(layers: pd.DataFrame, main: pd.DataFrame, detector: pd.DataFrame, cfg) -> list[Claim]:
+    """layers: tables/layers_seeds.csv; main: tables/main_seeds.csv; detector: tables/detector_seeds.csv."""
+    c = cfg.claims
+    near, peak, tolerance = int(c.neighbourhood), float(c.peak_ratio), float(c.match_tolerance)
+    stats = per_seed_stats(layers, main)
+    planted = {int(s): planted_control(cfg, int(s)) for s in cfg.seeds}
+    planted_offset = {s: (p["found_layer"] - p["planted_layer"] if p["found_layer"] >= 0 else None)
+                      for s, p in planted.items()}
+    lstar_by_task = {f"l_star_{t}": _col(stats, t, "l_star") for t in sorted(stats.task.unique())}
+    best_by_task = {f"best_layer_{t}": _col(stats, t, "best_layer") for t in sorted(stats.task.unique())}
+    evidence_main = ["tables/main.csv", "tables/main_seeds.csv"]
 
     claims = [
         Claim("dominated_by_one_layer",
               "ZO fine-tuning is sharply dominated by a single decoding layer (per-layer SNR of a MeZO step is peaked)",
-              f"min_peak_ratio >= {float(c.peak_ratio)}",
-              {"min_peak_ratio": min(v[t]["peak_ratio"] for t in tasks), **flat("snr_best"), **flat("snr_median"),
-               **flat("best_layer")}, LAYERS),
+              f"per task and seed, best single layer's ZO SNR / median layer's: 95% t interval over seeds above {peak}, "
+              "on every task",
+              _per_task(stats, "peak_ratio", "best / median layer SNR", ">", peak), LAYERS,
+              {"value": None, "where": "abstract (no number); the paper's per-layer sweeps"},
+              per_seed=best_by_task),
         Claim("first_outlier_layer_is_dominant",
               "the dominant layer equals the first activation-outlier layer, found by inference alone (every task)",
-              f"all_found == 1 and max_offset <= {near}",
-              {"all_found": int(found_all), "max_offset": max(abs(v[t]["best_layer"] - v[t]["l_star"]) for t in tasks),
-               **flat("l_star"), **flat("best_layer"), **flat("best_descent_layer")},
+              f"per task and seed, best-SNR layer - l* (missing where no outlier layer is found): 95% t interval within "
+              f"[-{near}, {near}] on every task; positive control: the detector finds a planted outlier layer",
+              _per_task(stats, "offset", "best SNR layer - l*", "within", (-near, near)),
               LAYERS + ["figures/outlier_profile.png"],
-              positive_control=PositiveControl(
-                  "detector on the small decoder with an outlier planted at a known layer (offset = found - planted)",
-                  _control(cfg, found_all))),
+              {"value": None, "where": "abstract: 'consistently aligns with the first activation-outlier layer'"},
+              controls=[Control("planted_outlier", "positive", PLANTED,
+                                SeedTest("found - planted layer", planted_offset, "within", (-near, near)))],
+              per_seed={**lstar_by_task, **best_by_task}),
         Claim("task_agnostic", "the dominant layer is task-agnostic (the same layer, within one, on every task)",
-              f"lstar_range == 0 and best_range <= {2 * near}",
-              {"lstar_range": max(v[t]["l_star"] for t in tasks) - min(v[t]["l_star"] for t in tasks),
-               "best_range": max(v[t]["best_layer"] for t in tasks) - min(v[t]["best_layer"] for t in tasks)},
-              LAYERS),
+              f"per seed, range over tasks of l*: 95% t interval within [0, 0]; range over tasks of the best-SNR layer: "
+              f"within [0, {2 * near}]",
+              [SeedTest("l* range over tasks", _across_tasks(stats, "l_star", lambda v: v.max() - v.min()), "within",
+                        (0, 0)),
+               SeedTest("best SNR layer range over tasks",
+                        _across_tasks(stats, "best_layer", lambda v: v.max() - v.min()), "within", (0, 2 * near))],
+              LAYERS, {"value": None, "where": "abstract: 'the dominant layer is task-agnostic'"},
+              per_seed={**lstar_by_task, **best_by_task}),
         Claim("single_layer_matches_full",
               "tuning the dominant layer alone matches or beats full-model ZO (SNR of a MeZO step, every task)",
-              f"min_snr_gap >= -{float(c.match_tolerance)}",
-              {"min_snr_gap": min(v[t]["snr_lstar"] - v[t]["snr_full"] for t in tasks), **flat("snr_lstar"),
-               **flat("snr_full"),
-               **{f"short_run_acc_{m}_{t}": acc.loc[t, m] for t in tasks for m in acc.columns}},
-              LAYERS + ["tables/main.csv"]),
+              f"per task and seed, ZO SNR at l* - ZO SNR of the full model: 95% t interval above -{tolerance} on every "
+              "task",
+              [SeedTest(f"{t}: SNR at l* - full-model SNR", paired(_col(stats, t, "snr_lstar"), _col(stats, t, "snr_full")),
+                        ">", -tolerance) for t in sorted(stats.task.unique())],
+              LAYERS + evidence_main,
+              {"value": None, "where": "abstract: 'matches or even exceeds full-model ZO fine-tuning'"},
+              per_seed={f"short_run_acc_{m}_{t}": _col(stats, t, f"acc_{m}") for t in sorted(stats.task.unique())
+                        for m in ("zo_lstar", "zo_full")}),
         Claim("sensitive_and_early",
               "the dominant layer combines high perturbation sensitivity with an early place in the residual stream",
-              "min_prop_ratio > 1 and max_depth_fraction < 0.5",
-              {"min_prop_ratio": min(v[t]["prop_lstar"] / v[t]["prop_median"] for t in tasks),
-               "max_depth_fraction": max((v[t]["l_star"] + 1) / v[t]["n_layers"] for t in tasks)},
-              ["tables/layers.csv", "figures/propagation.png"]),
+              "per task and seed, propagation at l* / median propagated layer: 95% t interval above 1; depth fraction "
+              "(l* + 1) / layers: interval below 0.5; on every task",
+              _per_task(stats, "prop_ratio", "propagation at l* / median", ">", 1.0)
+              + _per_task(stats, "depth_fraction", "(l* + 1) / layers", "<", 0.5),
+              ["tables/layers.csv", "tables/layers_seeds.csv", "figures/propagation.png"],
+              {"value": None, "where": "abstract: 'high perturbation sensitivity and early placement'"}),
         Claim("speedup", "dominant-layer ZO is faster per step than full-model ZO (the paper: up to 4.52x)",
-              "min_speedup > 1",
-              {"min_speedup": float((speed.zo_full / speed.zo_lstar).min()),
-               **{f"speedup_{t}": float(speed.zo_full[t] / speed.zo_lstar[t]) for t in speed.index}},
-              ["tables/main.csv"]),
+              "per task and seed, seconds per step of full-model ZO / ZO at l*: 95% t interval above 1 on every task",
+              _per_task(stats, "speedup", "s/step full / s/step at l*", ">", 1.0), evidence_main,
+              {"value": 4.52, "where": "abstract: 'up to 4.52× training speedup' (LLaMA2-7B, Qwen3-8B)"}),
         Claim("dominant_by_expected_descent",
               "(post hoc, see README) at a common lr the dominant layer is the one whose MeZO step moves the "
               "held-out loss most (expected descent g_B . g_E), it is the first outlier layer l* (within one) on "
               "every task, and the per-layer descent is peaked",
-              f"descent_max_offset <= {near} and min_descent_peak_ratio >= {float(c.peak_ratio)}",
-              {"descent_max_offset": max(abs(v[t]["best_descent_layer"] - v[t]["l_star"]) for t in tasks),
-               "min_descent_peak_ratio": min(v[t]["descent_peak_ratio"] for t in tasks), **flat("best_descent_layer"),
-               **flat("descent_peak_ratio")}, LAYERS,
-              source="paper"),  # the paper's "high perturbation sensitivity"; POST HOC: defined after the SNR
-        # criterion turned out flat on the first default runs (bbc, seeds 1-2); not pre-registered (README)
+              f"per task and seed, largest-descent layer - l*: 95% t interval within [-{near}, {near}]; largest / "
+              f"median layer descent: interval above {peak}; on every task",
+              _per_task(stats, "descent_offset", "largest-descent layer - l*", "within", (-near, near))
+              + _per_task(stats, "descent_peak_ratio", "largest / median layer descent", ">", peak), LAYERS,
+              {"value": None, "where": "abstract: 'disproportionately strong and stable optimization signals'"},
+              per_seed={f"best_descent_layer_{t}": _col(stats, t, "best_descent_layer")
+                        for t in sorted(stats.task.unique())}),
         Claim("model_specific",
               "the dominant layer is model-specific: the detector's first outlier layer l* differs between two model "
-              "families (SmolLM2 decoder, MiniLM encoder) on every task",
-              "all_found == 1 and min_lstar_range > 0", _model_specific(detector),
-              ["tables/detector.csv", "figures/outlier_profile.png"], why_untested=_no_outlier_layer(detector)),
+              "families that both have massive activations, on every task",
+              "per seed, the smallest over tasks of |l*(model A) - l*(model B)| (missing where a model has no outlier "
+              "layer): 95% t interval above 0.5 (the spread is a whole number of layers: > 0 is >= 1); decided at "
+              "scale=paper on two decoder families (LLaMA2-7B, Qwen3-8B)",
+              [SeedTest("min over tasks of the l* spread across models", _model_spread(detector), ">", 0.5)],
+              ["tables/detector.csv", "tables/detector_seeds.csv", "figures/outlier_profile.png"],
+              {"value": None, "where": "abstract: 'task-agnostic but model-specific'"},
+              decided_at="paper", decided_data="real",
+              per_seed={f"l_star_{m}_{t}": {int(r.seed): int(r.l_star) for r in part.itertuples()}
+                        for (m, t), part in detector.groupby(["model", "task"])}),
+        Claim("improves_over_mezo_lora",
+              "dominant-layer ZO fine-tuning improves average accuracy over full-model MeZO and LoRA-based ZO "
+              "(LLaMA2-7B and Qwen3-8B, nine benchmarks)",
+              "per seed, accuracy after ZO at l* - after full-model ZO, and - after LoRA ZO, averaged over tasks: 95% "
+              "t interval above 0 for both; decided at scale=paper data=real (the default runs take one step)",
+              [SeedTest("mean over tasks: acc ZO at l* - acc full-model ZO",
+                        _mean_gap(stats, "acc_zo_lstar", "acc_zo_full"), ">", 0.0),
+               SeedTest("mean over tasks: acc ZO at l* - acc LoRA ZO",
+                        _mean_gap(stats, "acc_zo_lstar", "acc_zo_lora"), ">", 0.0)],
+              evidence_main,
+              {"value": None, "where": "abstract: 'improves average performance over full-model MeZO and LoRA-based ZO' "
+                                       "(the nine benchmarks' tables)"},
+              decided_at="paper", decided_data="real"),
     ]
-    metrics = {"per_task": per_task, "s_per_step": speed.to_dict(), "acc_after": acc.to_dict()}
-    return claims, metrics
+    return claims
 
 
-def _model_specific(detector: pd.DataFrame) -> dict:
-    """l* per model x task, and over tasks the smallest spread of l* across the models (> 0: they differ on every
-    task); depth fractions (l* + 1) / layers are reported beside."""
-    per = detector.groupby(["model", "task"]).agg(l_star=("l_star", "first"), n_layers=("n_layers", "first"))
-    per = per.reset_index()
-    spread = per.groupby("task").l_star.agg(lambda s: int(s.max() - s.min()))
-    return {"all_found": int((per.l_star >= 0).all()), "n_models": int(per.model.nunique()),
-            "min_lstar_range": int(spread.min()) if per.model.nunique() > 1 else 0,
-            **{f"l_star_{r.model}_{r.task}": int(r.l_star) for r in per.itertuples()},
-            **{f"depth_{r.model}_{r.task}": (int(r.l_star) + 1) / int(r.n_layers) for r in per.itertuples()}}
+def _mean_gap(stats: pd.DataFrame, a: str, b: str) -> dict:
+    gap = stats.assign(gap=stats[a] - stats[b])
+    return {int(s): (None if part.gap.isna().any() else float(part.gap.mean())) for s, part in gap.groupby("seed")}
 
 
-def _no_outlier_layer(detector: pd.DataFrame) -> str | None:
-    """A model without a massive-activation layer has no l* to compare: the claim is then untested (the run lacks the
-    structure the claim is about), not refuted."""
-    per = detector.groupby("model").agg(found=("l_star", lambda s: bool((s >= 0).all())), ratio=("ratio", "max"))
-    missing = per[~per.found]
-    if missing.empty:
-        return None
-    named = ", ".join(f"{m} (largest max/median ratio {r.ratio:.0f})" for m, r in missing.iterrows())
-    return (f"no first outlier layer in {named}: the detector finds no massive activation there, so there is no l* "
-            "to compare across families; a second decoder family with massive activations (e.g. GPT-2 or Qwen by hub "
-            "name, scale: paper) is needed")
-
-
-def _control(cfg, found_all: bool) -> dict:
-    result = planted_control(cfg)
-    return {"all_found": int(result["found_layer"] >= 0),
-            "max_offset": abs(result["found_layer"] - result["planted_layer"])}
+def _model_spread(detector: pd.DataFrame) -> dict:
+    """{seed: min over tasks of (max - min of l* across the models)}; None where a model has no outlier layer (l* < 0)
+    or only one model is present."""
+    out = {}
+    for seed, part in detector.groupby("seed"):
+        if part.model.nunique() < 2 or (part.l_star < 0).any():
+            out[int(seed)] = None
+            continue
+        out[int(seed)] = float(part.groupby("task").l_star.agg(lambda s: int(s.max() - s.min())).min())
+    return out

@@ -1,7 +1,8 @@
 """The second model family for "model-specific": the detector on the bundled all-MiniLM-L6-v2 encoder (common/minilm.py,
-6 post-LN BERT layers), on the same held-out prompts as SmolLM2. Inference only: the residual stream after each
-layer (transformers' hidden states; index 0 the embeddings), r_l = max|h_l| / median|h_l| over real tokens, and the
-first layer holding a massive activation by the same thresholds as for SmolLM2."""
+6 post-LN BERT layers), on the same held-out prompts as SmolLM2 (one job per run seed: the seed draws the split).
+Inference only: the residual stream after each layer (transformers' hidden states; index 0 the embeddings),
+r_l = max|h_l| / median|h_l| over real tokens, and the first layer holding a massive activation by the same thresholds
+as for SmolLM2."""
 
 from __future__ import annotations
 

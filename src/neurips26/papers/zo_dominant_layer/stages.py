@@ -35,17 +35,18 @@ def model(ctx: StageContext) -> None:
 
 
 def second_model(ctx: StageContext) -> None:
-    """The detector on the MiniLM encoder: --input the provenance.json of every task in tasks.names (that order),
-    --output minilm_profile.csv."""
+    """The detector on the MiniLM encoder for one run seed (the held-out prompts of that seed's split): --input the
+    provenance.json of every task in tasks.names (that order), --output seed<s>_minilm_profile.csv, --seed."""
     require_embedded(ctx, REAL_SOURCES)
     names = list(ctx.cfg.tasks.names)
     if len(ctx.inputs) != len(names):
         raise UserError(f"second_model needs --input one provenance.json per task of tasks.names: {names}")
-    tasks = [data.load_task(name, prepared_data_dir(replace(ctx, inputs=[path]), data.DATASETS[name]), ctx.cfg)
+    seed = ctx.require_seed()
+    tasks = [data.load_task(name, prepared_data_dir(replace(ctx, inputs=[path]), data.DATASETS[name]), ctx.cfg, seed)
              for name, path in zip(names, ctx.inputs)]
     from neurips26.papers.zo_dominant_layer import second_model as second
 
-    write_csv(ctx.output, second.minilm_profile(ctx.cfg, tasks))
+    write_csv(ctx.output, second.minilm_profile(ctx.cfg, tasks).assign(seed=seed))
 
 
 def run(ctx: StageContext) -> None:
@@ -57,7 +58,7 @@ def run(ctx: StageContext) -> None:
         raise UserError(f"unknown zo_dominant_layer task {name!r}; known: {', '.join(data.DATASETS)}")
     if len(ctx.outputs) != 2:
         raise UserError("run writes two files: --output layers.csv methods.csv")
-    task = data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg)
+    task = data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg, ctx.require_seed())
     seed_everything(ctx.require_seed())
     from neurips26.papers.zo_dominant_layer import experiments
 
@@ -73,5 +74,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("layers", "main", "detector")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("layers_seeds", "main_seeds", "detector_seeds")),
 }

@@ -27,8 +27,9 @@ def table_main(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_detector(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per model x task x layer: the detector's profile (inference only; the same on every seed) and l*, for SmolLM2
-    (from the run CSVs) and the second family, MiniLM (runs/minilm_profile.csv)."""
+    """Per model x task x layer: the detector's profile (inference only), mean over seeds (each seed draws its held-out
+    prompts), and l* (its mode over seeds), for SmolLM2 (from the run CSVs) and the second family, MiniLM
+    (runs/seed<s>_minilm_profile.csv)."""
     keys = ["model", "task", "layer"]
     out = frame.groupby(keys)[["ratio", "max_abs", "median_abs"]].mean().reset_index()
     meta = frame.groupby(["model", "task"]).agg(l_star=("l_star", lambda s: int(s.mode().iloc[0])),
@@ -36,4 +37,22 @@ def table_detector(frame: pd.DataFrame) -> pd.DataFrame:
     return out.merge(meta.reset_index(), on=["model", "task"])
 
 
-TABLES = {"layers": table_layers, "main": table_main, "detector": table_detector}
+def table_layers_seeds(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x seed x layer (-1: full model): the run CSVs as they are (the per-seed values the claims test)."""
+    return frame.sort_values(["model", "task", "seed", "layer"]).reset_index(drop=True)
+
+
+def table_main_seeds(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x seed x method: the short runs as they are (per-seed speed and accuracy for the claims)."""
+    return frame.sort_values(["model", "task", "seed", "method"]).reset_index(drop=True)
+
+
+def table_detector_seeds(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x seed: the detector's first outlier layer l*, the number of layers and the largest ratio."""
+    out = frame[frame.layer >= 0].groupby(["model", "task", "seed"]).agg(
+        l_star=("l_star", "first"), n_layers=("layer", lambda s: int(s.max()) + 1), ratio=("ratio", "max"))
+    return out.reset_index()
+
+
+TABLES = {"layers": table_layers, "main": table_main, "detector": table_detector, "layers_seeds": table_layers_seeds,
+          "main_seeds": table_main_seeds, "detector_seeds": table_detector_seeds}
