@@ -51,7 +51,8 @@ def _conflicts(main: pd.DataFrame, th) -> Claim:
         "conflict_recall", "conflict-aware graph construction detects every injected conflict (paper: 100% recall)",
         f"recall of the injected conflicts >= {bar:g} on every seed and pooled (a count rule, not an interval)",
         [RuleTest("conflict recall, smallest over seeds",
-                  {"min_seed_recall": min(per_seed.values()) if per_seed else None, "pooled_recall": comp["conflict_recall"]},
+                  {"min_seed_recall": min(per_seed.values()) if per_seed else None,
+                   "pooled_recall": comp["conflict_recall"]},
                   holds_if=f"min_seed_recall >= {bar} and pooled_recall >= {bar}",
                   fails_if=f"min_seed_recall < {bar} or pooled_recall < {bar}",
                   rule=f"'100% recall' is a statement about every injected conflict, not a mean: holds when every seed's "

@@ -97,11 +97,12 @@ def build(main: pd.DataFrame, ablation: pd.DataFrame, runs: pd.DataFrame, ablati
                              f"measured with noise: holds when the ratio is >= {c.memory_factor}, fails otherwise")],
               [EVIDENCE["main"]], _paper("the paper's memory / LUT size table")),
         Claim("deterministic_inference", "DoFP-LUT inference (nearest-neighbour lookup and fixed write-back) is "
-              "deterministic", "no test yet", [], ["config.yaml"], _paper("abstract: 'preserving deterministic, memory-light "
-                                                             "inference'"),
+              "deterministic", "no test yet", [], ["config.yaml"],
+              _paper("abstract: 'preserving deterministic, memory-light inference'"),
               why_not_tested="no test of bitwise-identical output across runs and thread counts exists yet (issue "
                              "#72 item 5); the unit tests only check byte-reproducible .npz artifacts"),
-        Claim("real_time", "DoFP-LUT runs in real time for colour DoFP polarization imaging", "no test yet", [], ["throughput.csv"],
+        Claim("real_time", "DoFP-LUT runs in real time for colour DoFP polarization imaging", "no test yet", [],
+              ["throughput.csv"],
               _paper("abstract: 'real-time color DoFP polarization demosaicking'"),
               why_not_tested="no frame-rate bar was fixed before results; the throughput job and the benchmark report "
                              "MP/s (README) but no claim reads them (issue #72 item 5 adds one)"),
