@@ -127,3 +127,20 @@ def test_rl_curves_average_over_seeds():
                            "trace_collision": [1.0, 0.5, 0.5, 0.3], "loss": 0.0})
     out = tables.rl_curves(curves)
     assert np.allclose(out["reward"], [0.3, 0.7]) and np.allclose(out["collision_ref_seed_sd"], [0.25, 0.1])
+
+
+def test_the_claims_document_validates_against_the_schema_and_the_registry(tmp_path):
+    from neurips26.common.claims import check_registered, claims_document, validate_claims
+    from neurips26.common.config import compose
+
+    episodes = _episodes(RATES)
+    claims = paper_claims.build(tables.safelibero_proxy(episodes), tables.trace_vs_contacts(episodes),
+                                tables.per_seed(episodes))
+    for path in {e for c in claims for e in c.evidence}:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x")
+    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
+                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
+    document = claims_document("dodge_it", compose("dodge_it", []), claims, provenance)
+    validate_claims(document, base=tmp_path)
+    check_registered(document)

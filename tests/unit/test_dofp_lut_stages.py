@@ -96,3 +96,17 @@ def test_worse_than_bilinear_fails_and_one_seed_is_inconclusive(cfg):
 def test_speed_is_untested_when_timing_is_off(cfg):
     off = _verdicts(OmegaConf.merge(cfg, {"timing": {"enabled": False}}), *_runs())["near_teacher_and_fast"]
     assert off["verdict"] == "inconclusive" and "timing" in off["why_inconclusive"]
+
+
+def test_the_claims_document_validates_against_the_schema_and_the_registry(cfg, tmp_path):
+    from neurips26.common.claims import check_registered, claims_document, validate_claims
+
+    claims, _ = paper_claims.build(*_runs(), cfg)
+    for path in {e for c in claims for e in c.evidence}:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x")
+    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
+                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
+    document = claims_document("dofp_lut", compose("dofp_lut", []), claims, provenance)
+    validate_claims(document, base=tmp_path)
+    check_registered(document)
