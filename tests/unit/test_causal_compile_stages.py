@@ -48,8 +48,11 @@ def test_tables_figures_and_claims_from_the_runs(runs, tmp_path):
                  str(claims), str(tmp_path / "metrics.json"), *TINY]) == 0
     doc = json.loads(claims.read_text())
     assert [c["id"] for c in doc["claims"]] == ["canonicalisation", "conflict_recall", "executability",
-                                               "naive_bias_grows", "cohort_agreement", "paper_scale"]
-    assert doc["claims"][-1]["holds"] is None and "why_untested" in doc["claims"][-1]
+                                               "naive_bias_grows", "cohort_agreement", "paper_scale",
+                                               "auditable_reasoning"]
+    assert doc["contract"] == 2 and all(c["verdict"] == "inconclusive" for c in doc["claims"])
+    assert "decided at scale=default" in doc["claims"][0]["why_inconclusive"]
+    assert "754-study" in doc["claims"][-2]["why_inconclusive"]
 
 
 def test_data_real_is_refused(tmp_path, capsys):
@@ -82,3 +85,59 @@ def test_a_truncated_medline_file_fails_clearly_and_writes_nothing(tmp_path, cap
                  *map(str, out), *TINY]) == 2
     assert "pubmed.xml.gz: cannot read the MEDLINE file" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def _main_table(accuracy=(0.99, 0.985, 0.992), naive=(0.71, 0.72, 0.70), recall=(1.0, 1.0, 1.0),
+                agreement=(0.94, 0.95, 0.93), rho=(0.9, 0.85, 0.8)) -> pd.DataFrame:
+    rows = []
+    for seed in ("all", 0, 1, 2):
+        k = 0 if seed == "all" else seed
+
+        def pick(v, k=k, seed=seed):
+            return sum(v) / 3 if seed == "all" else v[k]
+
+        rows.append({"seed": seed, "method": "compiled", "kernels": 300, "studies": 150,
+                     "canonical_accuracy": pick(accuracy), "exact_conversion_accuracy": 1.0, "malformed_rejected": 1.0,
+                     "conflict_recall": pick(recall), "conflict_precision": 0.97, "executability": 0.46 + 0.01 * k,
+                     "do_sign_vs_cohort": pick(agreement), "do_sign_vs_truth": 1.0, "do_executable": 40,
+                     "naive_bias_rho": pick(rho), "naive_bias_max": 0.18 + 0.01 * k, "compiled_bias_max": 0.02})
+        for method in ("naive", "pooled"):
+            rows.append({"seed": seed, "method": method, "canonical_accuracy": pick(naive) if method == "naive"
+                         else float("nan"), "executability": 0.5, "do_sign_vs_cohort": 0.94})
+    return pd.DataFrame(rows)
+
+
+def _build(main_table, scale="default"):
+    from omegaconf import OmegaConf
+
+    from neurips26.common.config import compose
+    from neurips26.papers.causal_compile import paper_claims
+
+    cfg = compose("causal_compile", ["scale=tiny"])
+    bias = pd.DataFrame({"source": ["measured"] * 4, "scale": "OR", "p0": [0.05, 0.15, 0.25, 0.35],
+                         "naive_bias": [0.01, 0.05, 0.1, 0.18], "compiled_bias": 0.01})
+    execut = pd.DataFrame({"type": ["do", "joint"], "method": "compiled", "queries": 40, "executable": [0.6, 0.3],
+                           "not_executable_with_named_kernels": [1.0, 1.0], "median_abs_error": 0.02})
+    real = pd.DataFrame({"metric": ["abstracts", "statements", "schema_valid", "recall", "precision"],
+                         "value": [162, 24, 22, 0.575, 1.0]})
+    claims, _ = paper_claims.build(main_table, bias, None, execut, None, real, 1.0, OmegaConf.create(cfg))
+    return {c.id: c.to_json(scale, "embedded") for c in claims}
+
+
+def test_claims_from_hand_made_tables_hold_and_fail():
+    claims = _build(_main_table())
+    assert {k: c["verdict"] for k, c in claims.items()} == {
+        "canonicalisation": "holds", "conflict_recall": "holds", "executability": "holds", "naive_bias_grows": "holds",
+        "cohort_agreement": "holds", "paper_scale": "inconclusive", "auditable_reasoning": "inconclusive"}
+    assert [c["passed"] for c in claims["canonicalisation"]["controls"]] == [True, True]
+    assert set(claims["canonicalisation"]["per_seed"]) == {"0", "1", "2"}
+    # a compiler below the bar on every seed fails; one missed conflict on one seed fails the 100% recall
+    low = _build(_main_table(accuracy=(0.90, 0.91, 0.89), recall=(1.0, 0.95, 1.0), agreement=(0.80, 0.82, 0.79)))
+    assert low["canonicalisation"]["verdict"] == "fails" and low["conflict_recall"]["verdict"] == "fails"
+    assert low["cohort_agreement"]["verdict"] == "fails"
+    # naive conversion as good as the compiler: the negative control does not pass, the claim is inconclusive
+    leak = _build(_main_table(naive=(0.99, 0.985, 0.992)))["canonicalisation"]
+    assert leak["outcome"] == "holds" and leak["verdict"] == "inconclusive"
+    assert "'naive_conversion' did not pass" in leak["why_inconclusive"]
+    # a seed spread that straddles the bound is inconclusive
+    assert _build(_main_table(rho=(0.9, 0.2, 0.7)))["naive_bias_grows"]["verdict"] == "inconclusive"

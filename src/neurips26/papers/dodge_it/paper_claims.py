@@ -1,18 +1,27 @@
-"""The abstract's claims as criteria over the tables (criteria fixed from the brief before the configured seeds ran).
-
-Rates are in percentage points over all held-out episodes of all configured seeds (both levels pooled unless named)."""
+"""The abstract's claims (contract v2): paired per-seed values from tables/per_seed.csv, each seed's rates over its
+held-out layouts (percentage points); pooled numbers from tables/safelibero_proxy.csv and tables/trace_vs_contacts.csv
+are shown beside them. Bounds are the ones fixed from the brief before the configured seeds ran (see JOURNAL.md)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, PositiveControl
+from neurips26.common.claims import MIN_SEEDS, Claim, Control, RuleTest, SeedTest, paired, seed_interval
 
-# "preserving task completion": SR may not fall by more than 5 points (one-sided; the first, two-sided draft
-# abs(sr_dodge - sr_success) <= 5 failed its own positive control, where the avoider is *better* than the blind expert)
-DODGE = "car_dodge - car_success >= 15 and sr_dodge - sr_success >= -5"
-CBF = ("car_cbf_II - car_bc_II >= 15 and (sr_dodge_II - sr_cbf_II >= 5 or "
-       "steps_cbf_II / steps_dodge_II >= 1.1)")
+CAR_GAIN = 15.0  # points: DODGE-IT's CAR above success-only RL's (brief)
+SR_MARGIN = -5.0  # points: SR not more than 5 below success-only RL's ("preserving task completion", one-sided)
+CBF_CAR_GAIN = 15.0  # points: the CBF filter's CAR above BC's at level II
+CBF_SR_LOSS = 5.0  # points: DODGE-IT's SR above the CBF filter's at level II (the filter "fails the task")
+CBF_STEPS = 1.1  # the CBF filter's steps over DODGE-IT's at level II (the filter "slows the task")
+TRACE_BOUND = 0.9  # precision and recall of TRACE's collision outcomes against MuJoCo contacts
+
+PAPER = {"value": None, "where": "the paper's SafeLIBERO tables (SR / CAR per suite and level) and its real-robot "
+                                 "table; the paper's text is not in this repository, so no number is copied here"}
+
+
+def _by_seed(per_seed: pd.DataFrame, method: str, level: str, column: str) -> dict:
+    rows = per_seed[(per_seed["method"] == method) & (per_seed["level"] == level)]
+    return {int(s): float(v) for s, v in zip(rows["seed"], rows[column])}
 
 
 def _cell(proxy: pd.DataFrame, method: str, level: str, column: str) -> float:
@@ -20,60 +29,133 @@ def _cell(proxy: pd.DataFrame, method: str, level: str, column: str) -> float:
     return float(row[column].iloc[0]) if len(row) else float("nan")
 
 
-def _dodge_vs_success(proxy: pd.DataFrame) -> Claim:
-    def measured(method, reference):
-        return {"car_dodge": _cell(proxy, method, "all", "car"), "car_success": _cell(proxy, reference, "all", "car"),
-                "sr_dodge": _cell(proxy, method, "all", "sr"), "sr_success": _cell(proxy, reference, "all", "sr")}
+def _ratio(a: dict, b: dict) -> dict:
+    return {s: (a[s] / b[s] if b[s] else float("nan")) for s in sorted(set(a) & set(b))}
 
+
+def _avoidance_tests(per_seed: pd.DataFrame, method: str, reference: str, label: str) -> list[SeedTest]:
+    car = paired(_by_seed(per_seed, method, "all", "car"), _by_seed(per_seed, reference, "all", "car"))
+    sr = paired(_by_seed(per_seed, method, "all", "sr"), _by_seed(per_seed, reference, "all", "sr"))
+    return [SeedTest(f"CAR gain {label} (points)", car, ">", CAR_GAIN),
+            SeedTest(f"SR difference {label} (points)", sr, ">", SR_MARGIN)]
+
+
+def _dodge_vs_success(proxy: pd.DataFrame, per_seed: pd.DataFrame) -> Claim:
     return Claim(
         "dodge_vs_success_rl", "using TRACE's collision outcomes as RL feedback (DODGE-IT) improves obstacle avoidance "
-        "while preserving task completion, compared with RL on task success alone",
-        DODGE, measured("dodge_rl", "success_rl"), ["tables/safelibero_proxy.csv", "figures/sr_car_scatter.png",
-                                                    "figures/rl_curves.png", "figures/rollout_frames.png"],
-        positive_control=PositiveControl(
-            "the scripted avoider (detours around the simulator's obstacle by construction) in place of DODGE-IT, the "
-            "obstacle-blind scripted expert in place of success-only RL", measured("avoider", "expert")))
+        "while preserving task completion, compared with RL on task success alone (embedded MuJoCo tabletop, MLP policy)",
+        f"paired per-seed differences DODGE-IT - success-only RL over held-out layouts (both levels): CAR gain 95% t "
+        f"interval above {CAR_GAIN:g} points and SR difference 95% t interval above {SR_MARGIN:g} points",
+        _avoidance_tests(per_seed, "dodge_rl", "success_rl", "DODGE-IT - success-only RL"),
+        ["tables/per_seed.csv", "tables/safelibero_proxy.csv", "figures/sr_car_scatter.png", "figures/rl_curves.png",
+         "figures/rollout_frames.png"],
+        PAPER, source="abstract",
+        controls=[Control(
+            "scripted_avoider", "positive", "the same two tests with the scripted avoider (detours around the "
+            "simulator's obstacle by construction) in place of DODGE-IT and the obstacle-blind scripted expert in place "
+            "of success-only RL: the tests can pass when avoidance without task loss is there",
+            _control_test(per_seed))],
+        measured={"pooled_car_dodge": _cell(proxy, "dodge_rl", "all", "car"),
+                  "pooled_car_success": _cell(proxy, "success_rl", "all", "car"),
+                  "pooled_sr_dodge": _cell(proxy, "dodge_rl", "all", "sr"),
+                  "pooled_sr_success": _cell(proxy, "success_rl", "all", "sr"),
+                  "pooled_sr_bc": _cell(proxy, "bc", "all", "sr")})
 
 
-def _cbf(proxy: pd.DataFrame) -> Claim:
-    m = {"car_cbf_II": _cell(proxy, "bc_cbf", "II", "car"), "car_bc_II": _cell(proxy, "bc", "II", "car"),
-         "sr_cbf_II": _cell(proxy, "bc_cbf", "II", "sr"), "sr_dodge_II": _cell(proxy, "dodge_rl", "II", "sr"),
-         "steps_cbf_II": _cell(proxy, "bc_cbf", "II", "steps_success"),
-         "steps_dodge_II": _cell(proxy, "dodge_rl", "II", "steps_success"),
-         "car_dodge_II": _cell(proxy, "dodge_rl", "II", "car"),
-         "sr_pf_II": _cell(proxy, "potential_field", "II", "sr"), "car_pf_II": _cell(proxy, "potential_field", "II", "car")}
+def _control_test(per_seed: pd.DataFrame) -> RuleTest:
+    """Both avoidance tests on the scripted pair, as one test (a control takes one): holds when both hold, fails when
+    one fails; the values are the two intervals' bounds."""
+    car, sr = _avoidance_tests(per_seed, "avoider", "expert", "avoider - blind expert")
+    return _both(car, sr, "scripted avoider - blind expert: CAR gain and SR difference")
+
+
+def _interval(test: SeedTest) -> tuple[float, float, float]:
+    """(mean, low, high) of a SeedTest's 95% t interval; NaN (a missing value for a rule) below 3 seeds."""
+    if test.n < MIN_SEEDS:
+        return float("nan"), float("nan"), float("nan")
+    return seed_interval(test.per_seed.values(), test.level)
+
+
+def _both(a: SeedTest, b: SeedTest, name: str) -> RuleTest:
+    ma, la, ha = _interval(a)
+    mb, lb, hb = _interval(b)
+    return RuleTest(
+        name, {"a_mean": ma, "a_low": la, "a_high": ha, "b_mean": mb, "b_low": lb, "b_high": hb},
+        holds_if=f"a_low > {a.bound} and b_low > {b.bound}",
+        fails_if=f"a_high < {a.bound} or b_high < {b.bound}",
+        rule=f"two 95% t intervals over seeds (n - 1 df): a = {a.name} above {a.bound}, b = {b.name} above {b.bound}; "
+             "holds when both lie above their bounds, fails when either lies below, else inconclusive",
+        per_seed={s: a.per_seed[s] for s in a.per_seed})
+
+
+def _cbf(proxy: pd.DataFrame, per_seed: pd.DataFrame) -> Claim:
+    car = SeedTest("CBF CAR gain over BC, level II (points)",
+                   paired(_by_seed(per_seed, "bc_cbf", "II", "car"), _by_seed(per_seed, "bc", "II", "car")),
+                   ">", CBF_CAR_GAIN)
+    sr = SeedTest("SR DODGE-IT - CBF, level II (points)",
+                  paired(_by_seed(per_seed, "dodge_rl", "II", "sr"), _by_seed(per_seed, "bc_cbf", "II", "sr")),
+                  ">", CBF_SR_LOSS)
+    steps = SeedTest("steps CBF / DODGE-IT, level II (successful episodes)",
+                     _ratio(_by_seed(per_seed, "bc_cbf", "II", "steps_success"),
+                            _by_seed(per_seed, "dodge_rl", "II", "steps_success")), ">", CBF_STEPS)
+    sr_mean, sr_lo, sr_hi = _interval(sr)
+    st_mean, st_lo, st_hi = _interval(steps)
+    cost = RuleTest(
+        "CBF cost at level II: SR loss or slowdown against DODGE-IT",
+        {"sr_loss_mean": sr_mean, "steps_ratio_mean": st_mean, "sr_loss_low": sr_lo, "sr_loss_high": sr_hi,
+         "steps_ratio_low": st_lo, "steps_ratio_high": st_hi},
+        holds_if=f"sr_loss_low > {CBF_SR_LOSS} or steps_ratio_low > {CBF_STEPS}",
+        fails_if=f"sr_loss_high < {CBF_SR_LOSS} and steps_ratio_high < {CBF_STEPS}",
+        rule=f"the old criterion's 'or' over two 95% t intervals (n - 1 df) of paired per-seed values at level II: "
+             f"SR DODGE-IT - CBF above {CBF_SR_LOSS:g} points, or steps CBF / DODGE-IT above {CBF_STEPS:g}; holds when "
+             "either interval lies above its bound, fails when both lie below, else inconclusive")
     return Claim(
         "safety_filter_costs", "motion planners / safety filters avoid obstacles but may slow, disrupt or fail the task: "
         "the CBF-QP filter raises CAR over BC but, at level II, loses success or adds steps compared with DODGE-IT",
-        CBF, m, ["tables/safelibero_proxy.csv", "figures/sr_car_scatter.png"])
+        f"level II, paired per seed: CBF - BC CAR 95% t interval above {CBF_CAR_GAIN:g} points, and (DODGE-IT - CBF SR "
+        f"interval above {CBF_SR_LOSS:g} points or CBF / DODGE-IT steps interval above {CBF_STEPS:g})",
+        [car, cost], ["tables/per_seed.csv", "tables/safelibero_proxy.csv", "figures/sr_car_scatter.png"], PAPER,
+        per_seed={"SR DODGE-IT - CBF, level II": sr.per_seed, "steps CBF / DODGE-IT, level II": steps.per_seed},
+        measured={"pooled_car_cbf_II": _cell(proxy, "bc_cbf", "II", "car"),
+                  "pooled_car_bc_II": _cell(proxy, "bc", "II", "car"),
+                  "pooled_sr_cbf_II": _cell(proxy, "bc_cbf", "II", "sr"),
+                  "pooled_sr_dodge_II": _cell(proxy, "dodge_rl", "II", "sr"),
+                  "pooled_steps_cbf_II": _cell(proxy, "bc_cbf", "II", "steps_success"),
+                  "pooled_steps_dodge_II": _cell(proxy, "dodge_rl", "II", "steps_success"),
+                  "pooled_sr_pf_II": _cell(proxy, "potential_field", "II", "sr"),
+                  "pooled_car_pf_II": _cell(proxy, "potential_field", "II", "car")})
 
 
-def _trace(agreement: pd.DataFrame) -> Claim:
+def _trace(agreement: pd.DataFrame, per_seed: pd.DataFrame) -> Claim:
+    cells = per_seed[per_seed["level"] == "all"].groupby("seed")[["trace_tp", "trace_fp", "trace_fn"]].sum()
+    precision = {int(s): (r.trace_tp / (r.trace_tp + r.trace_fp) if r.trace_tp + r.trace_fp else float("nan"))
+                 for s, r in cells.iterrows()}
+    recall = {int(s): (r.trace_tp / (r.trace_tp + r.trace_fn) if r.trace_tp + r.trace_fn else float("nan"))
+              for s, r in cells.iterrows()}
     row = agreement[(agreement["method"] == "all") & (agreement["detector"] == "trace")].iloc[0]
     return Claim(
         "trace_agreement", "TRACE detects task-relevant obstacles from RGB-D and turns executions into collision outcomes "
-        "that agree with the simulator's contact ground truth", "precision >= 0.9 and recall >= 0.9",
-        {"precision": row["precision"], "recall": row["recall"], "episodes": row["episodes"], "tp": row["tp"],
-         "fp": row["fp"], "fn": row["fn"], "relevance_accuracy": row["relevance_accuracy"]},
-        ["tables/trace_vs_contacts.csv"])
+        "that agree with the simulator's contact ground truth",
+        f"per seed, over every method's held-out episodes: TRACE's precision and recall against MuJoCo contacts, each "
+        f"95% t interval above {TRACE_BOUND:g}",
+        [SeedTest("TRACE precision vs contacts", precision, ">", TRACE_BOUND),
+         SeedTest("TRACE recall vs contacts", recall, ">", TRACE_BOUND)],
+        ["tables/per_seed.csv", "tables/trace_vs_contacts.csv"], PAPER,
+        measured={"pooled_precision": row["precision"], "pooled_recall": row["recall"], "episodes": row["episodes"],
+                  "tp": row["tp"], "fp": row["fp"], "fn": row["fn"], "relevance_accuracy": row["relevance_accuracy"]})
 
 
-def _untested() -> Claim:
+def _vla() -> Claim:
     return Claim(
         "vla_safelibero_real", "on SafeLIBERO with VLA policies (OpenVLA-OFT) and on real robots DODGE-IT improves "
-        "obstacle avoidance while preserving task completion", "car_gain >= 15", {"car_gain": None},
-        why_untested="needs the SafeLIBERO/LIBERO assets, a VLA checkpoint and GPU RL (scale: paper, data: real, not "
-                     "wired) or a real robot; the embedded run tests the same mechanism with a small MLP policy in a "
-                     "MuJoCo tabletop")
+        "obstacle avoidance while preserving task completion",
+        f"SafeLIBERO (4 suites x 4 tasks x 2 levels x 50 episodes), paired per seed: the same two tests as "
+        f"dodge_vs_success_rl (CAR gain above {CAR_GAIN:g}, SR difference above {SR_MARGIN:g} points)",
+        [], ["config.yaml"], PAPER, decided_at="paper", decided_data="real",
+        why_not_tested="needs the SafeLIBERO/LIBERO assets, a VLA checkpoint (OpenVLA-OFT) and GPU RL, or a real robot; "
+                       "data: real is not wired (the embedded run tests the same mechanism with a small MLP policy in a "
+                       "MuJoCo tabletop: dodge_vs_success_rl)")
 
 
-def build(proxy: pd.DataFrame, agreement: pd.DataFrame, per_seed: pd.DataFrame) -> tuple[list[Claim], dict]:
-    claims = [_dodge_vs_success(proxy), _cbf(proxy), _trace(agreement), _untested()]
-    metrics = {f"{c.id}.{k}": v for c in claims for k, v in c.to_json()["measured"].items()}
-    metrics.update({f"{c.id}.holds": c.to_json()["holds"] for c in claims})
-    for seed, d in per_seed.groupby("seed"):  # the first claim's verdict per seed (stability across seeds)
-        claim = _dodge_vs_success(d)
-        metrics[f"dodge_vs_success_rl.seed{seed}.holds"] = claim.to_json()["holds"]
-        for k, v in claim.measured.items():
-            metrics[f"dodge_vs_success_rl.seed{seed}.{k}"] = v
-    return claims, metrics
+def build(proxy: pd.DataFrame, agreement: pd.DataFrame, per_seed: pd.DataFrame) -> list[Claim]:
+    return [_dodge_vs_success(proxy, per_seed), _cbf(proxy, per_seed), _trace(agreement, per_seed), _vla()]

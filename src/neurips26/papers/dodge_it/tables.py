@@ -28,11 +28,18 @@ def safelibero_proxy(episodes: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _trace_counts(d: pd.DataFrame) -> dict:
+    truth, pred = d["contact"] == 1, d["trace_collision"] == 1
+    return {"trace_tp": int((truth & pred).sum()), "trace_fp": int((~truth & pred).sum()),
+            "trace_fn": int((truth & ~pred).sum()), "relevance_correct": int(d["relevance_correct"].sum())}
+
+
 def per_seed(episodes: pd.DataFrame) -> pd.DataFrame:
-    """The same summary per seed (for the verdict-stability check of the claims)."""
-    rows = [{"seed": s, "method": m, "level": LEVELS.get(lv, lv), **_summary(d)}
+    """The same summary per seed (the claims' paired per-seed values), with TRACE's counts against the simulator's
+    contacts (trace_tp / trace_fp / trace_fn) and the episodes whose relevance TRACE got right, per cell."""
+    rows = [{"seed": s, "method": m, "level": LEVELS.get(lv, lv), **_summary(d), **_trace_counts(d)}
             for (s, m, lv), d in episodes.groupby(["seed", "method", "level"], sort=False)]
-    rows += [{"seed": s, "method": m, "level": "all", **_summary(d)}
+    rows += [{"seed": s, "method": m, "level": "all", **_summary(d), **_trace_counts(d)}
              for (s, m), d in episodes.groupby(["seed", "method"], sort=False)]
     return pd.DataFrame(rows)
 

@@ -112,11 +112,17 @@ def figure_maps(ctx: StageContext) -> None:
 
 
 def claims(ctx: StageContext) -> None:
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input tables/main.csv tables/ablation.csv")
+    """--input tables/main.csv tables/ablation.csv runs/seed*.csv runs/ablation_*_seed*.csv (the per-seed values)."""
+    runs = [p for p in ctx.inputs[2:] if p.name.startswith("seed")]
+    ablations = [p for p in ctx.inputs[2:] if p.name.startswith("ablation_")]
+    if [p.name for p in ctx.inputs[:2]] != ["main.csv", "ablation.csv"] or not runs or not ablations \
+            or len(runs) + len(ablations) != len(ctx.inputs) - 2:
+        raise UserError("claims needs --input tables/main.csv tables/ablation.csv runs/seed*.csv "
+                        "runs/ablation_*_seed*.csv")
     from neurips26.papers.dofp_lut import paper_claims
 
-    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]), ctx.cfg))
+    write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]),
+                                                      read_csvs(runs), read_csvs(ablations), ctx.cfg))
 
 
 def _figure(name: str) -> Callable[[StageContext], None]:
