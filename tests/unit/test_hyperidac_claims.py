@@ -29,7 +29,7 @@ def _cfg():
 
 def _build(per_seed: pd.DataFrame, scale: str = "default") -> dict:
     cfg = _cfg()
-    claims, _ = paper_claims.build(tables.table_allocation(cfg), per_seed, cfg)
+    claims = paper_claims.build(tables.table_allocation(cfg), per_seed, cfg)
     return {c.id: c.to_json(scale, "embedded") for c in claims}
 
 
@@ -142,7 +142,7 @@ def test_allocation_is_a_sanity_check_and_every_registered_claim_has_an_entry():
     sota = claims["beats_sota_on_four_benchmarks"]
     assert sota["verdict"] == "inconclusive" and sota["decided_at"] == "paper" and sota["decided_data"] == "real"
     cfg = _cfg()
-    built, _ = paper_claims.build(tables.table_allocation(cfg), _per_seed(_table(0.05, 0.15)), cfg)
+    built = paper_claims.build(tables.table_allocation(cfg), _per_seed(_table(0.05, 0.15)), cfg)
     check_registered(claims_document("hyperidac", cfg, built, {}))   # raises on a missing or unregistered id
     # at tiny scale every claim is inconclusive and names the deciding scale
     tiny = _build(_per_seed(_table(0.05, 0.15)), scale="tiny")

@@ -91,6 +91,7 @@ rule hyperidac_summary:
         "hyperidac_summary"
     input:
         config="results/hyperidac/config.yaml",
+        registry="config/claims/hyperidac.yaml",  # the claims of the abstract the claims stage checks against
         runs=HYP_RUNS,
         code=code_files("hyperidac", "tables", "allocation", "experiments", "stages", "figures", "paper_claims"),
     output:

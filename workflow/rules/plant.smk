@@ -173,6 +173,7 @@ rule plant_summary:
         "plant_summary"
     input:
         config="results/plant/config.yaml",
+        registry="config/claims/plant.yaml",  # the claims of the abstract the claims stage checks against
         runs=expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS),
         attention=expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
         dataset=expand("results/plant/data/seed{seed}/dataset.json", seed=SEEDS),

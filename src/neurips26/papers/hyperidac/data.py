@@ -19,7 +19,8 @@ from scipy import ndimage
 
 from neurips26.common.errors import UserError
 from neurips26.common.fashion_mnist import load_fashion
-from neurips26.common.seed_streams import derived_seed, rng as seed_stream
+from neurips26.common.seed_streams import derived_seed
+from neurips26.common.seed_streams import rng as seed_stream
 
 DOMAINS = ("clean", "inverted", "noise_blur", "affine")
 POOL_END = 50_000

