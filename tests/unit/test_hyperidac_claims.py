@@ -1,10 +1,11 @@
-"""hyperidac claims on hand-made per-seed tables: the paired effect rule (margin and seed noise), the DCI-vs-shift
-difference, the positive controls, ties at a floor."""
+"""hyperidac claims (contract v2) on hand-made per-seed tables: a paired effect decided by its t interval against the
+margin (holds, fails, or inconclusive within the seed noise), the DCI-vs-shift difference, the positive controls that
+gate a verdict, the tests against every contender, ties at a floor, and the registered claim ids."""
 
 import pandas as pd
 import pytest
 
-from neurips26.common.claims import paired_effect
+from neurips26.common.claims import check_registered, claims_document
 from neurips26.common.config import compose
 from neurips26.papers.hyperidac import paper_claims, tables
 
@@ -22,10 +23,14 @@ def _per_seed(values: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _build(per_seed: pd.DataFrame) -> dict:
-    cfg = compose("hyperidac", ["scale=tiny"])
-    claims, _ = paper_claims.build(tables.table_allocation(cfg), per_seed, cfg)
-    return {c.id: c.to_json() for c in claims}
+def _cfg():
+    return compose("hyperidac", ["scale=tiny"])
+
+
+def _build(per_seed: pd.DataFrame, scale: str = "default") -> dict:
+    cfg = _cfg()
+    claims = paper_claims.build(tables.table_allocation(cfg), per_seed, cfg)
+    return {c.id: c.to_json(scale, "embedded") for c in claims}
 
 
 def _claims(values: dict) -> dict:
@@ -33,8 +38,7 @@ def _claims(values: dict) -> dict:
 
 
 def _wobble(values: dict, amplitude: float) -> dict:
-    """HyperIDAC's severe cell-balanced accuracy moved by -a, 0, +a on seeds 0, 1, 2 (SE of a paired difference
-    against it: a / sqrt(3))."""
+    """HyperIDAC's severe cell-balanced accuracy moved by -a, 0, +a on seeds 0, 1, 2."""
     per_seed = _per_seed(values)
     bump = per_seed.method.eq("hyperidac") & per_seed.regime.eq("severe")
     per_seed.loc[bump, "cell_balanced"] += per_seed.loc[bump, "seed"].map({0: -amplitude, 1: 0.0, 2: amplitude})
@@ -52,63 +56,95 @@ def _table(hyper_gain_balanced: float, hyper_gain_severe: float) -> dict:
         values[("boda_labelled", regime)] = (0.7, 0.4, 0.7 if regime == "balanced" else 0.65)
         static = values[("static", regime)]
         values[("hyperidac_no_prior", regime)] = (static[0], 0.1 if regime == "severe" else static[1], static[2])
+        values[("hyperidac_no_history", regime)] = values[("hyperidac", regime)]
     return values
 
 
-def test_paired_mean_and_standard_error():
-    mean, se = paired_effect(pd.Series([0.01, 0.02, 0.03]))
-    assert mean == pytest.approx(0.02) and se == pytest.approx(0.01 / 3 ** 0.5)
-    assert paired_effect(pd.Series([0.05]))[1] != paired_effect(pd.Series([0.05]))[1]   # NaN: one seed
+def _test(entry: dict, start: str) -> dict:
+    return next(t for t in entry["tests"] if t["name"].startswith(start))
 
 
-def test_a_gain_that_is_the_same_with_and_without_skew_is_not_a_dci_effect():
+def test_a_gain_that_grows_with_the_skew_holds_and_one_that_does_not_fails():
     same = _claims(_table(0.1, 0.1))["gain_grows_with_dci"]
-    assert same["measured"]["dci_gain_cell_balanced"] == pytest.approx(0.0) and same["holds"] is False
+    assert _test(same, "DCI gain, cell-balanced")["estimate"] == pytest.approx(0.0)
+    assert same["outcome"] == "fails"
     grows = _claims(_table(0.05, 0.15))["gain_grows_with_dci"]
-    assert grows["measured"]["dci_gain_cell_balanced"] == pytest.approx(0.10)
-    assert grows["measured"]["dci_gain_minority"] == pytest.approx(0.10) and grows["holds"] is True
+    assert _test(grows, "DCI gain, cell-balanced")["estimate"] == pytest.approx(0.10)
+    assert _test(grows, "DCI gain, minority-cell")["estimate"] == pytest.approx(0.10)
+    assert grows["outcome"] == "holds"
+    assert grows["per_seed"]["0"]["DCI gain, cell-balanced"] == pytest.approx(0.10)
 
 
-def test_an_effect_below_the_margin_or_within_the_seed_noise_does_not_hold():
-    # +0.005 everywhere: below the 0.01 margin, even with no noise at all
-    tiny = _claims(_table(0.0, 0.005))["gain_grows_with_dci"]
-    assert tiny["measured"]["dci_gain_cell_balanced_se"] == pytest.approx(0.0) and tiny["holds"] is False
-    # +0.015 mean, but the severe gain wobbles by +-0.03 across seeds (SE 0.017): within the noise
+def test_an_effect_below_the_margin_fails_and_one_within_the_seed_noise_is_inconclusive():
+    # +0.005 on every seed: the interval [0.005, 0.005] lies below the 0.01 margin
+    assert _claims(_table(0.0, 0.005))["gain_grows_with_dci"]["outcome"] == "fails"
+    # +0.015 mean, wobbling by +-0.03 across seeds: the interval straddles the margin
     noisy = _wobble(_table(0.0, 0.015), 0.03)["gain_grows_with_dci"]
-    assert noisy["measured"]["dci_gain_cell_balanced"] == pytest.approx(0.015)
-    assert noisy["measured"]["dci_gain_cell_balanced_se"] == pytest.approx(0.03 / 3 ** 0.5)
-    assert noisy["holds"] is False
-    # the same mean with a small wobble (+-0.005, SE 0.003) holds
-    assert _wobble(_table(0.0, 0.015), 0.005)["gain_grows_with_dci"]["holds"] is True
+    test = _test(noisy, "DCI gain, cell-balanced")
+    assert test["estimate"] == pytest.approx(0.015) and test["ci_low"] < 0.01 < test["ci_high"]
+    assert test["outcome"] == "inconclusive"
+    # the same mean with a small wobble (+-0.001): the interval lies above the margin
+    steady = _wobble(_table(0.0, 0.015), 0.001)["gain_grows_with_dci"]
+    assert _test(steady, "DCI gain, cell-balanced")["outcome"] == "holds"
 
 
-def test_positive_controls_put_the_labelled_reference_in_hyperidacs_place():
+def test_positive_controls_put_the_labelled_reference_in_hyperidacs_place_and_gate_the_verdict():
     claims = _claims(_table(0.1, 0.1))
-    # static: balanced worst quarter 0.3 -> severe 0.1 (drop 0.2); the reference stays at 0.4 (drop 0): holds
+    # static: balanced worst quarter 0.3 -> severe 0.1 (drop 0.2); the reference stays at 0.4 (drop 0)
     drop = claims["static_degrades_more"]
-    assert drop["positive_control"]["measured"]["drop_hyperidac"] == pytest.approx(0.0)
-    assert drop["positive_control"]["measured"]["drop_difference"] == pytest.approx(0.2)
-    assert drop["positive_control"]["holds"] is True
-    assert claims["hyperidac_best_in_severe"]["positive_control"]["holds"] is True
-    assert claims["domain_prior_matters"]["positive_control"]["measured"]["gain"] == pytest.approx(0.3)
-    assert claims["domain_prior_matters"]["positive_control"]["holds"] is True
-    # reference gain over static: balanced 0.2, severe 0.2 cell-balanced (no DCI part) -> its control fails
-    assert claims["gain_grows_with_dci"]["positive_control"]["holds"] is False
-    # the same-class heads (static, HyperIDAC without prior) are within the spread by construction
-    assert claims["balanced_regime_methods_close"]["positive_control"]["holds"] is True
+    assert drop["controls"][0]["test"]["estimate"] == pytest.approx(0.2) and drop["controls"][0]["passed"] is True
+    assert all(c["passed"] for c in claims["hyperidac_best_in_severe"]["controls"])
+    prior = claims["domain_prior_matters"]
+    assert prior["controls"][0]["test"]["estimate"] == pytest.approx(0.3) and prior["verdict"] == "holds"
+    # the reference's gain over static is the same in both regimes (no DCI part): its control fails, so a claim
+    # whose own test would hold is inconclusive
+    grows = _claims(_table(0.05, 0.15))["gain_grows_with_dci"]
+    assert grows["outcome"] == "holds" and grows["verdict"] == "inconclusive"
+    assert "did not pass" in grows["why_inconclusive"]
+    # the same-class heads (static, HyperIDAC without prior) are within the spread
+    assert claims["balanced_regime_methods_close"]["controls"][0]["passed"] is True
 
 
-def test_best_in_severe_is_paired_against_the_best_contender():
+def test_best_in_severe_is_tested_against_every_contender():
     values = _table(0.0, 0.1)
     values[("debiased", "severe")] = (0.595, 0.1, 0.4)   # 0.005 below HyperIDAC's 0.6 cell-balanced: inside the margin
     best = _claims(values)["hyperidac_best_in_severe"]
-    assert best["measured"]["best_other_cell_balanced"] == pytest.approx(0.595)
-    assert best["measured"]["cell_balanced_gain"] == pytest.approx(0.005) and best["holds"] is False
+    assert len(best["tests"]) == 10
+    assert _test(best, "HyperIDAC - debiased, severe cell_balanced")["outcome"] == "fails"
+    assert _test(best, "HyperIDAC - self_training, severe cell_balanced")["outcome"] == "holds"
+    assert best["verdict"] == "fails"
 
 
 def test_ties_at_the_floor_do_not_pass_the_worst_cell_claims():
     values = {k: (cb, 0.0, mi) for k, (cb, _, mi) in _table(0.1, 0.2).items()}
     claims = _claims(values)
-    assert claims["static_degrades_more"]["holds"] is False
-    assert claims["hyperidac_best_in_severe"]["holds"] is False
-    assert claims["static_degrades_more"]["positive_control"]["holds"] is False   # the control sees the floor too
+    assert claims["static_degrades_more"]["outcome"] == "fails"
+    assert claims["static_degrades_more"]["controls"][0]["passed"] is False     # the control sees the floor too
+    assert claims["static_degrades_more"]["verdict"] == "inconclusive"
+    assert claims["hyperidac_best_in_severe"]["outcome"] == "fails"
+
+
+def test_dci_measurable_and_the_pseudo_label_ablation():
+    claims = _claims(_table(0.0, 0.0))
+    assert claims["dci_measurable"]["verdict"] == "fails"          # static's cell-balanced 0.5 in both regimes
+    values = _table(0.0, 0.0)
+    values[("static", "severe")] = (0.4, 0.1, 0.3)
+    values[("hyperidac_no_history", "severe")] = (0.5, 0.2, 0.3)  # HyperIDAC's severe worst quarter is 0.3
+    claims = _claims(values)
+    assert claims["dci_measurable"]["verdict"] == "holds"
+    assert claims["pseudo_labels_mitigate_bias"]["verdict"] == "holds"
+
+
+def test_allocation_is_a_sanity_check_and_every_registered_claim_has_an_entry():
+    claims = _claims(_table(0.05, 0.15))
+    assert claims["allocation_keeps_marginals"]["kind"] == "sanity"
+    assert claims["allocation_keeps_marginals"]["verdict"] == "holds"
+    sota = claims["beats_sota_on_four_benchmarks"]
+    assert sota["verdict"] == "inconclusive" and sota["decided_at"] == "paper" and sota["decided_data"] == "real"
+    cfg = _cfg()
+    built = paper_claims.build(tables.table_allocation(cfg), _per_seed(_table(0.05, 0.15)), cfg)
+    check_registered(claims_document("hyperidac", cfg, built, {}))   # raises on a missing or unregistered id
+    # at tiny scale every claim is inconclusive and names the deciding scale
+    tiny = _build(_per_seed(_table(0.05, 0.15)), scale="tiny")
+    assert {e["verdict"] for e in tiny.values()} == {"inconclusive"}
+    assert "decided at scale=default" in tiny["dci_measurable"]["why_inconclusive"]

@@ -77,28 +77,61 @@ def _tables(oracle_gain, random_gain=-0.01, plant_gain=(-0.02, -0.01, -0.03)):
     return main, rare, fraction, ablation, paired
 
 
-def test_positive_control_holds_when_the_oracle_beats_laat_and_not_otherwise():
-    claims, metrics = paper_claims.build(*_tables(oracle_gain=0.05))
-    by_id = {c.id: c.to_json() for c in claims}
-    assert by_id["beats_laat"]["holds"] is False
-    assert by_id["beats_laat"]["positive_control"]["holds"] is True
-    control = by_id["ablation_l2r"]["positive_control"]["measured"]
-    np.testing.assert_allclose(control["removed_minus_half"], 100 * (0.5 * 0.05 - (-0.01)), rtol=1e-6)
-    assert by_id["ablation_l2r"]["positive_control"]["holds"] is True
-    assert by_id["rare_labels"]["positive_control"]["holds"] is True   # 8 points on rare labels, 1 on frequent
+def _verdicts(*args, **kwargs) -> dict:
+    claims, _ = paper_claims.build(*_tables(*args, **kwargs))
+    return {c.id: c.to_json("default", "embedded") for c in claims}
+
+
+def test_positive_control_passes_when_the_oracle_beats_laat_and_gates_the_verdict_otherwise():
+    claims, metrics = paper_claims.build(*_tables(oracle_gain=0.05, plant_gain=(-0.019, -0.02, -0.021)))
+    by_id = {c.id: c.to_json("default", "embedded") for c in claims}
+    assert by_id["beats_laat"]["verdict"] == "fails"                       # PLANT ~2 points below LAAT on every seed
+    # the default tables' loss (-2, -1, -3 points) is too noisy for 3 seeds: its interval straddles 0
+    assert _verdicts(oracle_gain=0.05)["beats_laat"]["verdict"] == "inconclusive"
+    assert by_id["beats_laat"]["controls"][0]["passed"] is True
+    removed = {c["id"]: c for c in by_id["ablation_l2r"]["controls"]}["oracle_removed_minus_half"]
+    np.testing.assert_allclose(removed["test"]["estimate"], 100 * (0.5 * 0.05 - (-0.01)), rtol=1e-6)
+    assert all(c["passed"] for c in by_id["ablation_l2r"]["controls"])
+    assert all(c["passed"] for c in by_id["rare_labels"]["controls"])      # 8 points on rare labels, 1 on frequent
     assert metrics["decoder_runs_hit_cap"] == 2                            # the two ablation-only rows
-    claims, _ = paper_claims.build(*_tables(oracle_gain=-0.01))
-    assert {c.id: c.to_json() for c in claims}["beats_laat"]["positive_control"]["holds"] is False
+    # the oracle below LAAT: the control does not pass, and a failing test no longer reads "fails"
+    beats = _verdicts(oracle_gain=-0.01, plant_gain=(-0.019, -0.02, -0.021))["beats_laat"]
+    assert beats["controls"][0]["passed"] is False and beats["outcome"] == "fails"
+    assert beats["verdict"] == "inconclusive" and "oracle" in beats["why_inconclusive"]
 
 
-def test_a_mean_gain_within_two_standard_errors_does_not_hold():
-    # mean gain 1 point, but the seeds disagree (sd 1.7 points, SE 1.0): not an effect; the same mean steady: holds
-    noisy = {c.id: c.to_json() for c in paper_claims.build(*_tables(0.05, plant_gain=(0.0, 0.03, 0.0)))[0]}
-    steady = {c.id: c.to_json() for c in paper_claims.build(*_tables(0.05, plant_gain=(0.009, 0.01, 0.011)))[0]}
-    assert noisy["beats_laat"]["holds"] is False and steady["beats_laat"]["holds"] is True
-    np.testing.assert_allclose(noisy["beats_laat"]["measured"]["gain_se"], 1.0, rtol=1e-6)  # sd sqrt(3) / sqrt(3)
+def test_a_mean_gain_whose_interval_straddles_zero_is_inconclusive_and_a_steady_one_holds():
+    # mean gain 1 point, but the seeds disagree (0, 3, 0 points): the 95% t interval straddles 0
+    noisy = _verdicts(0.05, plant_gain=(0.0, 0.03, 0.0))["beats_laat"]
+    assert noisy["verdict"] == "inconclusive" and noisy["statistic"]["ci_low"] < 0 < noisy["statistic"]["ci_high"]
+    np.testing.assert_allclose(noisy["statistic"]["estimate"], 1.0, rtol=1e-6)
+    steady = _verdicts(0.05, plant_gain=(0.009, 0.01, 0.011))
+    assert steady["beats_laat"]["verdict"] == "holds"
+    assert steady["beats_laat"]["per_seed"]["1"]["PLANT - LAAT macro-F1 (MiniLM)"] == pytest.approx(1.0)
     # random relevance at -1 point vs PLANT's +1: it removes 2 > 0.5 points of the gain
-    assert steady["ablation_l2r"]["holds"] is True
+    assert steady["ablation_l2r"]["verdict"] == "holds"
+
+
+def test_rare_labels_need_five_points_and_a_larger_gap_than_on_frequent_labels():
+    # the oracle passes both rare-label tests (8 points rare, 1 frequent); PLANT's rare gap 0 fails the 5-point bound
+    rare = _verdicts(0.05)["rare_labels"]
+    assert rare["verdict"] == "fails" and rare["tests"][0]["bound"] == 5.0
+    main, r, fraction, ablation, paired = _tables(0.05)
+    paired["plant_laat_rare"] += 0.07                                      # 7 points on rare labels, 0 on frequent
+    claims, _ = paper_claims.build(main, r, fraction, ablation, paired)
+    assert {c.id: c.to_json("default", "embedded") for c in claims}["rare_labels"]["verdict"] == "holds"
+
+
+def test_every_registered_claim_has_an_entry_and_tiny_scale_is_inconclusive():
+    from neurips26.common.claims import check_registered, claims_document
+    from neurips26.common.config import compose
+
+    claims, _ = paper_claims.build(*_tables(0.05))
+    check_registered(claims_document("plant", compose("plant", ["scale=tiny"]), claims, {}))
+    tiny = {c.id: c.to_json("tiny", "embedded") for c in claims}
+    assert {e["verdict"] for e in tiny.values()} == {"inconclusive"}
+    sota = _verdicts(0.05)["state_of_the_art"]
+    assert sota["verdict"] == "inconclusive" and (sota["decided_at"], sota["decided_data"]) == ("paper", "real")
 
 
 def test_paired_table_differences_within_each_seed_after_averaging_restarts():

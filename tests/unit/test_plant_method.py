@@ -186,6 +186,16 @@ def test_dataset_split_keeps_labels_seen_in_train_and_test_and_counts_zero_shot(
         data.corpus({"labels": ["A"]})
 
 
+def test_each_seed_draws_its_own_documents_and_split_and_the_same_seed_the_same():
+    docs = [{"pmid": str(i), "text": f"doc {i}", "mesh": ["A", "B"][: 1 + i % 2]} for i in range(60)]
+    draw = lambda seed: data.build(docs, 30, (0.5, 0.2), rare_max=5, seed=seed)  # noqa: E731
+    a, again, b = draw(0), draw(0), draw(1)
+    assert a == again and a["stats"]["seed"] == 0
+    assert [d["pmid"] for d in a["docs"]] != [d["pmid"] for d in b["docs"]]
+    train = lambda out: {d["pmid"] for d in out["docs"] if d["split"] == "train"}  # noqa: E731
+    assert train(a) != train(b)
+
+
 def test_planted_logits_equal_a_loop_over_the_entries_with_gradients():
     rng = np.random.default_rng(6)
     table = method.inattention(rng.normal(size=(10, 4)), 3)

@@ -1,5 +1,6 @@
-# hyperidac: domain-conditioned class imbalance (seed abstract 5). One job caches the frozen extractor's features of
-# every candidate and test image (Fashion-MNIST rendered into 4 domains); one job per seed then reads features, not
+# hyperidac: domain-conditioned class imbalance (seed abstract 5). One job per seed caches the frozen extractor's
+# features of every candidate and test image (Fashion-MNIST rendered into 4 domains; the seed draws the extractor, the
+# candidates and the renderings: issue #51); one job per regime x seed then reads its seed's features, not
 # images, and trains all methods on the DCI allocation of its regime (one job per method would spend more time
 # starting Python and torch than training a head on 4,000 feature rows). Tables, figures and claims are one summary job
 # (one pandas / matplotlib start-up).
@@ -14,7 +15,7 @@ HYP_TABLES = ["allocation", "main", "ablation", "per_seed", "cells"]
 # figure -> the table it is drawn from
 HYP_FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}
 
-EXTRA_OUTPUTS["hyperidac"] = HYP_RUNS + ["results/hyperidac/features.npz"]
+EXTRA_OUTPUTS["hyperidac"] = HYP_RUNS + expand("results/hyperidac/features/seed{seed}.npz", seed=SEEDS)
 
 
 rule hyperidac_config:
@@ -40,23 +41,27 @@ rule hyperidac_features:
         config="results/hyperidac/config.yaml",
         code=code_files("hyperidac", "data"),
     output:
-        "results/hyperidac/features.npz",
+        "results/hyperidac/features/seed{seed}.npz",
+    wildcard_constraints:
+        seed=r"\d+",
     log:
-        "logs/hyperidac/features.log",
+        "logs/hyperidac/features_seed{seed}.log",
     benchmark:
-        "logs/hyperidac/benchmarks/features.tsv"
+        "logs/hyperidac/benchmarks/features_seed{seed}.tsv"
     threads: 2
     resources:
         mem_mb=3000,
         runtime=20,
     shell:
-        "python -m neurips26 hyperidac features --config {input.config} --input {input.data} --output {output}"
-        " --threads {threads} > {log} 2>&1"
+        "python -m neurips26 hyperidac features --config {input.config} --input {input.data} --seed {wildcards.seed}"
+        " --output {output} --threads {threads} > {log} 2>&1"
 
 
 rule hyperidac_run:
     input:
-        features="results/hyperidac/features.npz",
+        # the seed's own feature cache; the all-seeds job (tiny) reads every seed's, in the config's order
+        features=lambda w: expand("results/hyperidac/features/seed{seed}.npz", seed=SEEDS)
+        if w.which == "seeds" else f"results/hyperidac/features/{w.which}.npz",
         config="results/hyperidac/config.yaml",
         code=code_files("hyperidac", "method", "training", "baselines", "allocation", "experiments", "data", "stages"),
     output:
@@ -86,6 +91,7 @@ rule hyperidac_summary:
         "hyperidac_summary"
     input:
         config="results/hyperidac/config.yaml",
+        registry="config/claims/hyperidac.yaml",  # the claims of the abstract the claims stage checks against
         runs=HYP_RUNS,
         code=code_files("hyperidac", "tables", "allocation", "experiments", "stages", "figures", "paper_claims"),
     output:

