@@ -49,10 +49,7 @@ EXTRA_OUTPUTS["cytometry_encoder"] = sorted({p for paths in CYTO_TABLE_INPUTS.va
 
 
 # The ingest's sources: the fetched real studies (data: real) or the generated universe of the seed (embedded).
-def cyto_sources(wildcards):
-    if config["data"] == "real":
-        return {"manifest": "data/manifests/cytometry_studies.yaml", "fetched": "data/raw/cytometry/provenance.json"}
-    return {"universe": f"{CYTO}/runs/universe/seed{wildcards.seed}"}
+CYTO_REAL_SOURCES = {"manifest": "data/manifests/cytometry_studies.yaml", "fetched": "data/raw/cytometry/provenance.json"}
 
 
 rule cytometry_encoder_config:
@@ -94,7 +91,8 @@ rule cytometry_encoder_universe:
 
 rule cytometry_encoder_ingest:
     input:
-        unpack(cyto_sources),
+        unpack(lambda w: CYTO_REAL_SOURCES if config["data"] == "real"
+               else {"universe": f"{CYTO}/runs/universe/seed{w.seed}"}),
         config=f"{CYTO}/config.yaml",
         code=code_files("cytometry_encoder", "ingest", "fcs", "manifest", "markers"),
     output:
@@ -174,7 +172,7 @@ rule cytometry_encoder_pretrain:
     # the base encoder first: removal -> umap -> summary wait on it (run last by chance, that chain was a ~90 s serial tail)
     priority: lambda wildcards: 1 if wildcards.variant == "base" else 0
     params:
-        anndata=f"{CYTO}/runs/anndata",  # the root of the seeds' worlds (seed<N>/)
+        anndata=lambda w, input: input.anndata[0].rsplit("/", 1)[0],  # the root of the seeds' worlds (seed<N>/)
     log:
         "logs/cytometry_encoder/run_pretrain_{variant}.log",
     benchmark:
@@ -205,7 +203,7 @@ rule cytometry_encoder_removal:
         real=f"{CYTO}/runs/real_embeddings.npz",
     priority: 1
     params:
-        anndata=f"{CYTO}/runs/anndata",  # the root of the seeds' worlds (seed<N>/)
+        anndata=lambda w, input: input.anndata[0].rsplit("/", 1)[0],  # the root of the seeds' worlds (seed<N>/)
     log:
         "logs/cytometry_encoder/run_removal.log",
     benchmark:
@@ -236,7 +234,7 @@ rule cytometry_encoder_specialists:
     # chance), one specialist job ran alone for the run's last ~145 s (a quiet default run took 661 s for 965 s of CPU)
     priority: 1
     params:
-        anndata=f"{CYTO}/runs/anndata",  # the root of the seeds' worlds (seed<N>/)
+        anndata=lambda w, input: input.anndata[0].rsplit("/", 1)[0],  # the root of the seeds' worlds (seed<N>/)
     log:
         "logs/cytometry_encoder/run_specialists_{group}.log",
     benchmark:
@@ -263,8 +261,8 @@ rule cytometry_encoder_baselines:
     output:
         f"{CYTO}/runs/baselines.csv",
     params:
-        anndata=f"{CYTO}/runs/anndata",  # the root of the seeds' worlds (seed<N>/)
-        truth="" if config["data"] == "real" else f" {CYTO}/runs/universe",
+        anndata=lambda w, input: input.anndata[0].rsplit("/", 1)[0],  # the root of the seeds' worlds (seed<N>/)
+        truth=lambda w, input: "" if config["data"] == "real" else f" {input.universe[0].rsplit('/', 1)[0]}",
     log:
         "logs/cytometry_encoder/run_baselines.log",
     benchmark:
