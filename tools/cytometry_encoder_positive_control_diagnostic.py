@@ -31,6 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("runs", type=Path)
     parser.add_argument("--seed", type=int, default=99)
+    parser.add_argument("--world", type=int, default=0, help="the run seed whose world (runs/anndata/seed<N>) it reads")
     parser.add_argument("--snapshots", type=int, nargs="+", default=[0, 100, 300, 900])
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--set", dest="overrides", action="append", default=[], help="a config override key=value")
@@ -46,8 +47,9 @@ def main() -> None:
     cfg = compose("cytometry_encoder", ["scale=default", f"seeds=[{args.seed}]", *args.overrides])
     if args.seed in range(6) or args.seed in (10, 11, 12):
         raise SystemExit("the diagnostic seed must lie outside the configured seed sets (0-5, 10-12)")
-    samples, task_rows = experiments.load(cfg, args.runs / "anndata", args.runs / "marker_vectors.npz")
-    freqs, info = true_frequencies(cfg)
+    samples, task_rows = experiments.load(cfg, args.runs / "anndata" / f"seed{args.world}",
+                                          args.runs / "marker_vectors.npz")
+    freqs, info = true_frequencies(cfg, args.world)
     report: dict = {"seed": args.seed, "steps": int(cfg.pretrain.steps), "snapshots": {}, "oracle": {}}
     for task, rows in task_rows.items():
         f = np.stack([freqs[s.id] for s in rows])

@@ -15,7 +15,7 @@ from neurips26.papers.cytometry_encoder.manifest import write_manifest
 from neurips26.papers.cytometry_encoder.real_fcs import BROKEN, OFF_BY_ONE, READABLE
 
 ASINH = {"kind": "asinh", "cofactor": 150.0, "t": 262144.0, "w": 0.5, "m": 4.5}
-FCS_CFG = SimpleNamespace(transform=ASINH, tolerate_off_by_one=True, max_cells_per_sample=1000, subsample_seed=0)
+FCS_CFG = SimpleNamespace(transform=ASINH, tolerate_off_by_one=True, max_cells_per_sample=1000)
 
 
 def fcsparser_dir() -> Path:
@@ -98,7 +98,8 @@ def test_ingest_writes_one_anndata_per_study(tmp_path):
     import anndata as ad
 
     _study(tmp_path)
-    ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "studies.csv", FCS_CFG, real=False)
+    ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "studies.csv", FCS_CFG, real=False,
+           seed=0)
     adata = ad.read_h5ad(tmp_path / "out" / "S1.h5ad")
     assert adata.shape == (600, 3) and list(adata.var_names) == ["CD3", "HLA-DR", "PD-1"]
     assert sorted(adata.obs["sample"].unique()) == ["s0", "s1", "s2"] and set(adata.obs["label"]) == {"0", "1"}
@@ -110,7 +111,7 @@ def test_a_truncated_file_stops_ingest_with_its_name_and_no_anndata(tmp_path):
     (folder / "s2.fcs").write_bytes(data[: len(data) // 2])
     with pytest.raises(UserError, match="s2.fcs"):
         ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "studies.csv", FCS_CFG,
-               real=False)
+               real=False, seed=0)
     assert not list(tmp_path.rglob("*.h5ad")) and not (tmp_path / "studies.csv").exists()
 
 
@@ -119,10 +120,12 @@ def test_a_checksum_mismatch_and_an_empty_manifest_are_clear_errors(tmp_path):
     write_manifest(tmp_path / "manifest.yaml", [{"id": "S1", "files": [
         {"path": "s0.fcs", "sample": "s0", "url": "https://example.org/s0.fcs", "sha256": "0" * 64}]}])
     with pytest.raises(UserError, match="corrupted"):
-        ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+        ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True,
+               seed=0)
     write_manifest(tmp_path / "manifest.yaml", [])
     with pytest.raises(UserError, match="lists no public studies"):
-        ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+        ingest(tmp_path / "manifest.yaml", tmp_path / "fcs", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True,
+               seed=0)
 
 
 def test_real_path_fetches_verifies_and_ingests(tmp_path):
@@ -137,7 +140,7 @@ def test_real_path_fetches_verifies_and_ingests(tmp_path):
                                          {"id": "PRIVATE", "access": "credentialed", "files": [entry]}])
     provenance = fetch_studies(tmp_path / "m.yaml", tmp_path / "raw")
     assert provenance["studies"]["FR-FCM-TEST"]["files"] == 1 and provenance["skipped"] == {"PRIVATE": "credentialed"}
-    ingest(tmp_path / "m.yaml", tmp_path / "raw", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True)
+    ingest(tmp_path / "m.yaml", tmp_path / "raw", tmp_path / "out", tmp_path / "s.csv", FCS_CFG, real=True, seed=0)
     assert (tmp_path / "out" / "FR-FCM-TEST.h5ad").is_file() and not (tmp_path / "out" / "PRIVATE.h5ad").exists()
     write_manifest(tmp_path / "m.yaml", [{"id": "BAD", "files": [{**entry, "sha256": "1" * 64}]}])
     with pytest.raises(UserError, match="corrupted"):
@@ -155,7 +158,8 @@ def test_the_13_readable_real_files_go_through_ingest_anndata_and_the_encoder(tm
     from neurips26.papers.cytometry_encoder.real_fcs import ingest_real
 
     fcsparser_dir()  # skips without fcsparser
-    ingest_real(tmp_path / "real", tmp_path / "real.csv", SimpleNamespace(**{**vars(FCS_CFG), "max_cells_per_sample": 50}))
+    ingest_real(tmp_path / "real", tmp_path / "real.csv", SimpleNamespace(**{**vars(FCS_CFG), "max_cells_per_sample": 50}),
+                0)
     assert len(list((tmp_path / "real").glob("*.h5ad"))) == 13
     arrays = marker_vectors.build(marker_vectors.marker_names([tmp_path / "real"]), ["hashed"])
     samples = load_samples(tmp_path / "real", dict(zip(arrays["names"].tolist(), arrays["hashed"])))

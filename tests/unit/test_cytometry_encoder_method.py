@@ -124,46 +124,122 @@ def test_manifest_refuses_unverified_real_entries(tmp_path):
         load_manifest(path, real=False)
 
 
-def test_removal_table_and_claims_follow_their_definitions():
-    rows = [{"task": t, "taxonomy": tax, "removed": r, "auroc": a, "seed": 0}
-            for t, tax, curve in [("a", "in_distribution", [0.9, 0.85, 0.8]), ("b", "novel_panel_x", [0.8, 0.6, 0.55]),
-                                  ("c", "novel_panel_y", [0.7, 0.69, 0.5]), ("n", "negative_control", [0.5, 0.9, 0.1])]
-            for r, a in enumerate(curve)]
-    removal = tables.table_removal(pd.DataFrame(rows))
-    median = removal[removal.task == "median_signal"].sort_values("removed")
-    np.testing.assert_allclose(median.auroc, [0.8, 0.69, 0.55])  # the control is left out of the median
-    tasks = pd.DataFrame([{"task": t, "taxonomy": tax, "method": m, "auroc": a} for t, tax, fr, sp in
-                          [("a", "in_distribution", 0.9, 0.95), ("b", "novel_panel_x", 0.8, 0.79),
-                           ("c", "novel_panel_y", 0.7, 0.71), ("n", "negative_control", 0.52, 0.6)]
-                          for m, a in (("frozen", fr), ("specialist", sp))])
-    scaling = pd.DataFrame([{"sweep": s, "x": x, "task": "mean_signal", "auroc": a} for s in ("capacity", "corpus")
-                            for x, a in zip([1, 2, 4], [0.6, 0.7, 0.72])])
-    tasks = pd.concat([tasks, pd.DataFrame([{"task": "p", "taxonomy": "positive_control", "method": m, "auroc": a}
-                                            for m, a in (("frozen", 0.8), ("random_init", 0.7), ("specialist", 0.0))])])
-    # null of the control: 0.40 ... 0.59 in steps of 0.001 (the observed 0.52 inside), one fresh draw at 0.45
-    null = pd.DataFrame({"task": "n", "kind": ["fresh"] + ["permuted"] * 200, "perm": range(201),
-                         "auroc": [0.45] + list(np.linspace(0.40, 0.599, 200))})
+TASKS = {"in_distribution": "in_distribution", "novel_panel": "novel_panel_seen_markers",
+         "novel_markers_few": "novel_panel_some_unseen", "novel_markers_many": "novel_panel_half_unseen",
+         "negative_control": "negative_control", "cross_study": "positive_control"}
+CLAIMS_CFG = {"claims": {"specialist_margin": 0.02, "min_tasks_matched": 4, "positive_control_gain": 0.03,
+                         "saturation_ratio": 1 / 3, "max_removal_drop": 0.1, "seed_interval": 0.95},
+              "tasks": [{"name": t} for t in TASKS], "removal": {"max_removed": 2},
+              "permutation_null": {"permutations": 200}, "pretrain": {"convergence": {"window": 0.1, "tolerance": 0.02}}}
+
+
+def _claims(gaps=None, helps=(0.1, 0.11, 0.12), curves=None, drops=(0.02, 0.03, 0.025), control=0.47, signal=0.9,
+            fresh=0.45, seeds=(0, 1, 2), **cfg):
+    """The claims (v2) on planted per-seed values: frozen - specialist per task (`gaps`: task -> per-seed gaps; 0.05
+    elsewhere), frozen - random-init on the cross-study task (`helps`), per-seed sweep curves, per-seed largest removal
+    drops (one removed marker after another), the control's and the in-distribution task's frozen AUROC; the null of
+    the seed mean 0.40 ... 0.599 and a fresh relabelling at `fresh`."""
+    gaps = gaps or {}
+    curves = curves or [[0.60, 0.70, 0.71]] * len(seeds)
+    rows = []
+    for i, seed in enumerate(seeds):
+        for t, tax in TASKS.items():
+            base = 0.7 + 0.01 * i
+            frozen = {"negative_control": control, "in_distribution": signal}.get(t, base)
+            if tax == "positive_control":
+                rows += [{"task": t, "taxonomy": tax, "method": "frozen", "seed": seed, "auroc": base + helps[i]},
+                         {"task": t, "taxonomy": tax, "method": "random_init_avg", "seed": seed, "auroc": base}]
+                continue
+            gap = gaps[t][i] if t in gaps else 0.05
+            rows += [{"task": t, "taxonomy": tax, "method": "frozen", "seed": seed, "auroc": frozen},
+                     {"task": t, "taxonomy": tax, "method": "specialist", "seed": seed, "auroc": frozen - gap},
+                     {"task": t, "taxonomy": tax, "method": "random_init", "seed": seed, "auroc": frozen - 0.01}]
+    tasks_seeds = pd.DataFrame(rows)
+    tasks = tasks_seeds.groupby(["task", "taxonomy", "method"], sort=False).auroc.mean().reset_index()
+    scaling_seeds = pd.DataFrame([{"sweep": sweep, "x": x, "task": "mean_signal", "seed": seed, "auroc": a}
+                                  for i, seed in enumerate(seeds) for sweep in ("capacity", "corpus")
+                                  for x, a in zip([1, 2, 4][:len(curves[i])], curves[i])])
+    removal_runs = pd.DataFrame([{"task": t, "taxonomy": tax, "removed": r, "seed": seed,
+                                  "auroc": 0.8 - r * drops[i] if tax != "negative_control" else 0.5}
+                                 for i, seed in enumerate(seeds) for t, tax in TASKS.items()
+                                 if tax != "positive_control" for r in range(3)])
+    null = pd.DataFrame({"task": "negative_control", "kind": ["fresh"] + ["permuted"] * 200, "perm": range(201),
+                         "auroc": [fresh] + list(np.linspace(0.40, 0.599, 200))})
     losses = pd.DataFrame({"variant": "base", "step": range(1, 101), "loss": np.r_[np.linspace(2, 1, 80), [1.0] * 20],
                            "reference": 2.0})
-    cfg = OmegaConf.create({"claims": {"specialist_margin": 0.02, "min_tasks_matched": 4, "positive_control_gain": 0.03,
-                                       "saturation_ratio": 1 / 3, "max_removal_drop": 0.1},
-                            "permutation_null": {"permutations": 200},
-                            "pretrain": {"convergence": {"window": 0.1, "tolerance": 0.02}}})
-    # per seed: the same values, spread by +-0.001 across three seeds (narrow intervals: the seed-mean verdicts)
-    tasks_seeds = pd.concat([tasks.assign(seed=k, auroc=tasks.auroc + 0.001 * (k - 1) * (tasks.method == "frozen"))
-                             for k in range(3)], ignore_index=True)
-    scaling_seeds = pd.concat([scaling.assign(seed=k, auroc=scaling.auroc + 0.01 * k) for k in range(3)])
-    claims, metrics = paper_claims.build(tasks, scaling, removal, null, losses, tasks_seeds, scaling_seeds, cfg)
-    verdicts = {c.id: c.to_json()["holds"] for c in claims}
-    # matched: b and c (novel) and n; a misses by 0.05 -> 3 of 4 tasks < 4 required (the positive control 'p' is no task)
-    assert verdicts == {"matches_specialists": False, "negative_control": True, "scaling_saturates": True,
-                        "graceful_marker_removal": False, "pretraining_helps_cross_study": True}
-    assert claims[1].to_json()["positive_control"]["holds"] is True
-    assert claims[1].measured["null_q025"] == pytest.approx(0.40 + 0.025 * 0.199, abs=1e-3)
-    assert metrics["pretraining_convergence"]["converged_base"] is True  # flat last 20 steps
+    config = OmegaConf.merge(OmegaConf.create(CLAIMS_CFG), OmegaConf.create(cfg))
+    claims, metrics = paper_claims.build(tasks, tasks_seeds, scaling_seeds, tables.table_removal(removal_runs),
+                                         tables.table_removal_seeds(removal_runs), null, losses, config)
+    return {c.id: c.to_json("default", "embedded") for c in claims}, metrics
+
+
+def test_removal_tables_follow_their_definitions():
+    rows = [{"task": t, "taxonomy": tax, "removed": r, "auroc": a + 0.01 * seed, "seed": seed}
+            for t, tax, curve in [("a", "in_distribution", [0.9, 0.85, 0.8]), ("b", "novel_panel_x", [0.8, 0.6, 0.55]),
+                                  ("c", "novel_panel_y", [0.7, 0.69, 0.5]), ("n", "negative_control", [0.5, 0.9, 0.1])]
+            for r, a in enumerate(curve) for seed in range(2)]
+    removal = tables.table_removal(pd.DataFrame(rows))
+    median = removal[removal.task == "median_signal"].sort_values("removed")
+    np.testing.assert_allclose(median.auroc, [0.805, 0.695, 0.555])  # the control is left out of the median
+    per_seed = tables.table_removal_seeds(pd.DataFrame(rows))
+    seed1 = per_seed[per_seed.seed == 1].sort_values("removed")
+    np.testing.assert_allclose(seed1.auroc, [0.81, 0.70, 0.56])
+    np.testing.assert_allclose(seed1.drop_from_previous.iloc[1:], [0.11, 0.14])
+    assert paper_claims.max_step_drop_per_seed(per_seed).to_dict() == pytest.approx({0: 0.14, 1: 0.14})
+
+
+def test_claims_v2_hold_on_a_clear_win_and_fail_on_a_clear_loss():
+    """Planted per-seed values: every claim holds with its controls passing; then each claim fails on a clear loss."""
+    won, metrics = _claims()
+    assert {k: v["verdict"] for k, v in won.items()} == {
+        "matches_specialists": "holds", "negative_control": "holds", "scaling_saturates": "holds",
+        "graceful_marker_removal": "holds"}
+    assert all(c["passed"] for claim in won.values() for c in claim["controls"])
+    assert {c["id"] for c in won["negative_control"]["controls"]} == {"fresh_relabelling", "signal_task"}
+    assert won["matches_specialists"]["controls"][0]["id"] == "pretraining_helps_cross_study"
+    assert set(won["matches_specialists"]["per_seed"]["0"]) >= {
+        "frozen - specialist AUROC, novel_panel", "frozen - specialist AUROC, in_distribution",
+        "frozen - random-init AUROC, signal-task mean"}
+    assert metrics["pretraining_convergence"]["converged_base"] is True
     assert metrics["pretraining_convergence"]["loss_over_reference_base"] == pytest.approx(0.5)
-    assert claims[0].measured["novel_tasks_matched"] == 2 and claims[3].measured["max_median_step_drop"] == \
-        pytest.approx(0.14)
+    lost, _ = _claims(gaps={"novel_markers_many": [-0.10, -0.09, -0.11]}, curves=[[0.60, 0.62, 0.68]] * 3,
+                      drops=(0.2, 0.25, 0.22), control=0.70)
+    assert {k: v["verdict"] for k, v in lost.items()} == {
+        "matches_specialists": "fails", "negative_control": "fails", "scaling_saturates": "fails",
+        "graceful_marker_removal": "fails"}
+    # a non-novel task below the margin is allowed (4 of 5), a second one is not
+    one, _ = _claims(gaps={"in_distribution": [-0.10, -0.09, -0.11]})
+    two, _ = _claims(gaps={"in_distribution": [-0.10, -0.09, -0.11], "negative_control": [-0.10, -0.09, -0.11]})
+    assert one["matches_specialists"]["verdict"] == "holds" and two["matches_specialists"]["verdict"] == "fails"
+
+
+def test_claims_v2_controls_gate_and_straddles_are_inconclusive():
+    """A failed positive control (pretraining does not help on the cross-study task) or a negative control that does
+    not register (a signal task inside the null) makes the claim inconclusive; an interval across the bound or one
+    seed is inconclusive; at tiny scale every claim says which scale decides it."""
+    from scipy import stats
+
+    gated, _ = _claims(helps=(-0.05, -0.04, -0.06))
+    assert gated["matches_specialists"]["verdict"] == "inconclusive"
+    assert gated["matches_specialists"]["outcome"] == "holds"
+    assert "pretraining_helps_cross_study" in gated["matches_specialists"]["why_inconclusive"]
+    blind, _ = _claims(signal=0.5)
+    assert blind["negative_control"]["verdict"] == "inconclusive" and "signal_task" in \
+        blind["negative_control"]["why_inconclusive"]
+    straddle, _ = _claims(gaps={"novel_markers_many": [0.03, -0.06, 0.01]}, curves=[[0.60, 0.70, 0.69],
+                          [0.60, 0.62, 0.65], [0.60, 0.64, 0.66]], drops=(0.05, 0.15, 0.1))
+    for claim in ("matches_specialists", "scaling_saturates", "graceful_marker_removal"):
+        assert straddle[claim]["verdict"] == "inconclusive" and "straddles" in straddle[claim]["why_inconclusive"]
+    test = straddle["matches_specialists"]["tests"][2]
+    half = stats.t.ppf(0.975, 2) * np.std([0.03, -0.06, 0.01], ddof=1) / np.sqrt(3)
+    assert test["name"].endswith("novel_markers_many") and test["estimate"] == pytest.approx(-0.00666667, abs=1e-5)
+    assert test["ci_low"] == pytest.approx(-0.00666667 - half, abs=1e-5)
+    one, _ = _claims(helps=(0.1,), curves=[[0.60, 0.70, 0.71]], drops=(0.02,), seeds=(0,))
+    assert all(v["verdict"] == "inconclusive" for k, v in one.items() if k != "negative_control")
+    from neurips26.papers.cytometry_encoder import paper_claims as pc  # tiny: two sweep points, no saturation value
+    short, _ = _claims(curves=[[0.6, 0.7]] * 3)
+    assert short["scaling_saturates"]["verdict"] == "inconclusive" and pc.saturation_per_seed(
+        pd.DataFrame(columns=["sweep", "task", "seed", "x", "auroc"]), "capacity", 1 / 3).empty
 
 
 def test_permutation_null_covers_null_labels_and_rejects_signal():
@@ -229,7 +305,7 @@ def test_control_null_permutes_labels_within_studies(monkeypatch):
     monkeypatch.setattr(probe, "permutation_null",
                         lambda z, y, folds, c, seed, perms: seen.setdefault("y", [y[p] for p in perms]) and
                         np.zeros(len(perms)))
-    cfg = OmegaConf.create({"permutation_null": {"permutations": 12, "seed": 7}, "probe": {"folds": 5, "l2_c": 1.0}})
+    cfg = OmegaConf.create({"permutation_null": {"permutations": 12}, "probe": {"folds": 5, "l2_c": 1.0}})
     out = experiments.control_null(cfg, np.zeros((30, 2)), rows, seed=0)
     assert len(out) == 13 and out[0]["kind"] == "fresh"
     y, study = np.array([r.label for r in rows]), np.array([r.study for r in rows])
@@ -308,8 +384,13 @@ def test_training_stages_keep_freed_memory(monkeypatch, tmp_path):
     monkeypatch.setattr(experiments, "load", lambda *a, **k: calls.append("load") or ([], {}))
     ctx = type("Ctx", (), {"threads": 1, "cfg": OmegaConf.create({"seeds": [0, 1]}),
                            "inputs": [tmp_path, tmp_path / "vectors.npz"]})()
+    (tmp_path / "seed0").mkdir()
+    with pytest.raises(UserError, match="seed1 is missing"):  # every seed reads its own world
+        stages._over_seeds(ctx, lambda seed, samples, tasks: seed)
+    (tmp_path / "seed1").mkdir()
+    calls.clear()
     assert stages._over_seeds(ctx, lambda seed, samples, tasks: seed) == [0, 1]
-    assert calls == ["mallopt", "load"]
+    assert calls == ["mallopt", "load", "load"]
 
 
 def _tiny_corpus(n=16, markers=10, seed=0):
@@ -403,91 +484,14 @@ def test_random_init_average_over_initialisations():
     single = experiments._probe(cfg, pretrain.embed(pretrain.build_model(cfg), rows, 20, 4), rows, 4)
     assert values[0] == single and len(set(values)) == 3
     assert experiments.random_inits(cfg, rows, 4, 3, first=0.123) == [0.123, *values[1:]]
-    tasks = pd.DataFrame([{"task": "p", "taxonomy": "positive_control", "method": m, "auroc": a, "auroc_std": sd}
-                          for m, a, sd in (("frozen", 0.9, 0.0), ("random_init", 0.95, 0.0),
-                                           ("random_init_avg", 0.8, 0.05), ("true_frequencies", 0.97, 0.0),
-                                           ("quantiles", 0.6, 0.0))])
-    null = pd.DataFrame({"task": "p", "kind": ["permuted"], "perm": [1], "auroc": [0.5]})
-    cfg = OmegaConf.create({"claims": {"specialist_margin": 0.02, "min_tasks_matched": 4, "positive_control_gain": 0.03,
-                                       "saturation_ratio": 1 / 3, "max_removal_drop": 0.1},
-                            "baselines": {"random_inits": 5}, "permutation_null": {"permutations": 1},
-                            "pretrain": {"convergence": {"window": 0.1, "tolerance": 0.02}}})
-    removal = tables.table_removal(pd.DataFrame([{"task": "a", "taxonomy": "x", "removed": r, "auroc": 0.8, "seed": 0}
-                                                 for r in range(2)]))
-    scaling = pd.DataFrame(columns=["sweep", "x", "task", "auroc"])
-    losses = pd.DataFrame({"variant": "base", "step": range(1, 11), "loss": 1.0, "reference": 2.0})
-    claims, _ = paper_claims.build(tasks, scaling, removal, null, losses, tasks.assign(seed=0),
-                                   scaling.assign(seed=0), cfg)
-    helps = {c.id: c for c in claims}["pretraining_helps_cross_study"]
-    assert helps.measured["random_init_auroc"] == 0.8 and helps.measured["single_init_auroc"] == 0.95
-    assert helps.measured["random_init_sd"] == 0.05 and helps.measured["random_inits"] == 5
-    assert helps.measured["true_frequency_ceiling"] == 0.97
-    assert helps.measured["frozen_minus_random_init"] == pytest.approx(0.1) and helps.to_json()["holds"] is True
+    seeds = tables.table_tasks_seeds(pd.DataFrame({"task": "p", "taxonomy": "positive_control",
+                                                   "method": "random_init_avg", "auroc": [0.7, 0.8, 0.9, 0.8],
+                                                   "seed": [0, 0, 1, 1]}))
+    assert seeds.auroc.tolist() == pytest.approx([0.75, 0.85])  # the control reads the mean over inits per seed
     stats = tables.table_tasks(pd.DataFrame({"task": "p", "taxonomy": "positive_control", "method": "random_init_avg",
                                              "auroc": [0.7, 0.8, 0.9, 0.8], "seed": [0, 0, 1, 1]}))
     assert stats.auroc.iloc[0] == pytest.approx(0.8) and stats.seeds.iloc[0] == 2  # mean over seeds x inits
     assert stats.auroc_std.iloc[0] == pytest.approx(np.std([0.7, 0.8, 0.9, 0.8], ddof=1))
-
-
-def _interval_claims(frozen_many, curves, seeds=(0, 1, 2)):
-    """claims 1 and 3 on planted per-seed values: four tasks whose frozen encoder beats its specialist by 0.05 on
-    every seed, and novel_markers_many's frozen - specialist per seed given; per seed the capacity and corpus curves."""
-    tasks = {"in_distribution": "in_distribution", "novel_panel": "novel_panel_seen_markers",
-             "novel_markers_few": "novel_panel_some_unseen", "novel_markers_many": "novel_panel_half_unseen",
-             "negative_control": "negative_control"}
-    rows = []
-    for i, seed in enumerate(seeds):
-        for t, tax in tasks.items():
-            gap = frozen_many[i] if t == "novel_markers_many" else 0.05
-            rows += [{"task": t, "taxonomy": tax, "method": "specialist", "seed": seed, "auroc": 0.7 + 0.01 * i},
-                     {"task": t, "taxonomy": tax, "method": "frozen", "seed": seed, "auroc": 0.7 + 0.01 * i + gap}]
-    tasks_seeds = pd.DataFrame(rows)
-    tasks_table = tasks_seeds.groupby(["task", "taxonomy", "method"], sort=False).auroc.mean().reset_index()
-    scaling_seeds = pd.DataFrame([{"sweep": sweep, "x": x, "task": "mean_signal", "seed": seed, "auroc": a}
-                                  for i, seed in enumerate(seeds) for sweep in ("capacity", "corpus")
-                                  for x, a in zip([1, 2, 4], curves[i])])
-    scaling = scaling_seeds.groupby(["sweep", "x", "task"]).auroc.mean().reset_index()
-    removal = tables.table_removal(pd.DataFrame([{"task": "a", "taxonomy": "x", "removed": r, "auroc": 0.8, "seed": 0}
-                                                 for r in range(2)]))
-    null = pd.DataFrame({"task": "negative_control", "kind": ["permuted"], "perm": [1], "auroc": [0.5]})
-    losses = pd.DataFrame({"variant": "base", "step": range(1, 11), "loss": 1.0, "reference": 2.0})
-    cfg = OmegaConf.create({"claims": {"specialist_margin": 0.02, "min_tasks_matched": 5, "positive_control_gain": 0.03,
-                                       "saturation_ratio": 1 / 3, "max_removal_drop": 0.1, "seed_interval": 0.95},
-                            "permutation_null": {"permutations": 1},
-                            "pretrain": {"convergence": {"window": 0.1, "tolerance": 0.02}}})
-    claims, _ = paper_claims.build(tasks_table, scaling, removal, null, losses, tasks_seeds, scaling_seeds, cfg)
-    return {c.id: c.to_json() for c in claims}
-
-
-def test_claims_1_and_3_are_three_valued_over_the_seed_interval():
-    """Planted per-seed values that clearly hold, clearly fail, or straddle the criterion (claims 1 and 3; min 5 of 5
-    tasks here, so novel_markers_many alone decides claim 1), and one seed (no interval)."""
-    from scipy import stats
-
-    saturating = [[0.60, 0.70, 0.71], [0.62, 0.71, 0.72], [0.61, 0.72, 0.725]]  # last gain << first / 3 on every seed
-    rising = [[0.60, 0.62, 0.68], [0.61, 0.62, 0.69], [0.60, 0.63, 0.70]]       # last > first on every seed
-    noisy = [[0.60, 0.70, 0.69], [0.60, 0.62, 0.65], [0.60, 0.64, 0.66]]        # mean margin > 0, interval spans 0
-    held = _interval_claims([0.04, 0.05, 0.06], saturating)
-    assert held["matches_specialists"]["holds"] is True and held["scaling_saturates"]["holds"] is True
-    m = held["matches_specialists"]["measured"]
-    half = stats.t.ppf(0.975, 2) * 0.01 / np.sqrt(3)                           # sd of [0.04, 0.05, 0.06] is 0.01
-    assert m["frozen_minus_specialist_novel_markers_many_lo"] == pytest.approx(0.05 - half, abs=1e-6)
-    assert m["frozen_minus_specialist_novel_markers_many_hi"] == pytest.approx(0.05 + half, abs=1e-6)
-    failed = _interval_claims([-0.10, -0.09, -0.11], rising)
-    assert failed["matches_specialists"]["holds"] is False and failed["scaling_saturates"]["holds"] is False
-    assert "why_untested" not in failed["matches_specialists"]
-    straddle = _interval_claims([0.03, -0.06, 0.01], noisy)                    # mean -0.007: matched by the mean
-    for claim in ("matches_specialists", "scaling_saturates"):
-        assert straddle[claim]["holds"] is None
-        assert straddle[claim]["why_untested"].startswith("inconclusive at this scale: the seed interval of ")
-    assert "novel_markers_many" in straddle["matches_specialists"]["why_untested"]
-    assert straddle["matches_specialists"]["measured"]["tasks_matched"] == 5      # the old seed-mean verdict: holds
-    s = straddle["scaling_saturates"]["measured"]
-    assert s["capacity_saturation"] > 0 and s["capacity_saturation_lo"] < 0 < s["capacity_saturation_hi"]
-    assert s["capacity_saturation"] == pytest.approx(s["capacity_first_gain"] / 3 - s["capacity_last_gain"], abs=1e-6)
-    one = _interval_claims([0.05], saturating[:1], seeds=(0,))
-    for claim in ("matches_specialists", "scaling_saturates"):
-        assert one[claim]["holds"] is None and "undefined with 1 seed" in one[claim]["why_untested"]
 
 
 def test_per_seed_tables_average_to_the_tables():

@@ -50,13 +50,14 @@ def run(args) -> None:
     work = args.workdir
     root, anndata = work / "candidates", work / "anndata"
     if not (anndata / "done").exists():
-        info = write_positive_controls(cfg.universe, tasks, root)
-        ingest.ingest(root / "manifest.yaml", root / "fcs", anndata, work / "studies.csv", cfg.fcs, real=False)
+        info = write_positive_controls(cfg.universe, tasks, root, args.world)  # the candidates in the run's world
+        ingest.ingest(root / "manifest.yaml", root / "fcs", anndata, work / "studies.csv", cfg.fcs, real=False,
+                      seed=args.world)
         (work / "universe.json").write_text(json.dumps(info, indent=1))
         (anndata / "done").write_text("")
     info = json.loads((work / "universe.json").read_text())
     vectors = args.data / "marker_vectors.npz"
-    samples, _ = experiments.load(cfg, args.data / "anndata", vectors)
+    samples, _ = experiments.load(cfg, args.data / "anndata" / f"seed{args.world}", vectors)
     cand = corpus.load_samples(anndata, marker_vectors.load(vectors, str(cfg.model.names)))
     task_rows = corpus.tasks(cand, [str(t.name) for t in tasks])
     truth = read_frequencies(root / "frequencies.csv")

@@ -10,7 +10,7 @@ import numpy as np
 from neurips26.papers.cytometry_encoder import probe
 
 
-def true_frequencies(cfg) -> tuple[dict[str, np.ndarray], dict]:
+def true_frequencies(cfg, seed: int) -> tuple[dict[str, np.ndarray], dict]:
     """sample name -> population frequencies [n_populations], and the universe's summary (tasks' up / down
     populations): the generator re-run without writing a file; the frequencies are the ones it would write to
     frequencies.csv (every sample's populations as drawn; the ingest keeps every event at default, 300 of 300)."""
@@ -23,7 +23,7 @@ def true_frequencies(cfg) -> tuple[dict[str, np.ndarray], dict]:
     try:
         for k, v in patches.items():
             setattr(universe, k, v)
-        info = universe.generate(cfg.universe, cfg.tasks, Path("/nonexistent-never-written"))
+        info = universe.generate(cfg.universe, cfg.tasks, Path("/nonexistent-never-written"), seed)
     finally:
         for k, v in saved.items():
             setattr(universe, k, v)

@@ -67,13 +67,17 @@ def removal_order(rows: list[Sample], seed: int, task_index: int) -> list[str]:
 
 
 def control_null(cfg, z: np.ndarray, rows: list[Sample], seed: int) -> list[dict]:
-    """The negative control's permutation null: the probe's CV AUROC on `null.permutations` relabellings (the same
-    permutations for every seed) plus one more held-out relabelling ('fresh', perm 0): a draw from the null by
-    construction, the claim's positive control. Labels are permuted within each study, as the labels are drawn
-    (balanced within each study), so the null is exchangeable with the observed labelling (README: the fix)."""
+    """The negative control's permutation null: the probe's CV AUROC on `null.permutations` relabellings plus one more
+    held-out relabelling ('fresh', perm 0): a draw from the null by construction, the claim's positive control. Labels
+    are permuted within each study, as the labels are drawn (balanced within each study), so the null is exchangeable
+    with the observed labelling (README: the fix). Each seed has its own world (its own control labels), so each draws
+    its own relabellings, from the seed's 'permutation_null' stream; the mean over seeds of relabelling k is one draw
+    of the null of the seed mean (the seeds' relabellings are independent, each exchangeable with its own labels)."""
+    from neurips26.common.seed_streams import derived_seed
+
     y = np.array([s.label for s in rows])
-    perms = probe.null_permutations(len(rows), int(cfg.permutation_null.permutations) + 1, int(cfg.permutation_null.seed),
-                                    strata=np.array([s.study for s in rows]))
+    perms = probe.null_permutations(len(rows), int(cfg.permutation_null.permutations) + 1,
+                                    derived_seed(seed, "permutation_null"), strata=np.array([s.study for s in rows]))
     values = probe.permutation_null(z, y, int(cfg.probe.folds), float(cfg.probe.l2_c), seed, perms)
     return [{"task": rows[0].task, "seed": seed, "perm": k, "kind": "fresh" if k == 0 else "permuted", "auroc": v}
             for k, v in enumerate(values)]

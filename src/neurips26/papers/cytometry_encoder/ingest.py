@@ -70,12 +70,16 @@ def _object_strings():
             yield
 
 
-def ingest(manifest: Path, fcs_root: Path, out_dir: Path, studies_csv: Path, fcs_cfg, real: bool) -> None:
+def ingest(manifest: Path, fcs_root: Path, out_dir: Path, studies_csv: Path, fcs_cfg, real: bool, seed: int) -> None:
+    """Read every study (the events kept per sample: a random subsample of `fcs.max_cells_per_sample`, drawn from the
+    run seed's 'cell_subsample' stream), then write one .h5ad per study and the studies table (with the seed)."""
+    from neurips26.common.seed_streams import rng as seed_stream
+
     studies = [s for s in load_manifest(manifest, real) if s.access == "public"]
     if not studies:
         raise UserError(f"study manifest {manifest} lists no public studies: add verified entries (see "
                         "src/neurips26/papers/cytometry_encoder/README.md, 'Adding a real study')")
-    rng = np.random.default_rng(int(fcs_cfg.subsample_seed))
+    rng = seed_stream(int(seed), "cell_subsample")
     tables = {s.id: (s, *read_study(s, fcs_root / s.id, fcs_cfg, rng)) for s in studies}  # read all first
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -85,5 +89,5 @@ def ingest(manifest: Path, fcs_root: Path, out_dir: Path, studies_csv: Path, fcs
         rows.append({"study": sid, "role": study.annotations.get("role") or "pretrain",
                      "task": study.annotations.get("task") or "", "taxonomy": study.annotations.get("taxonomy") or "",
                      "samples": obs["sample"].nunique(), "cells": len(obs), "markers": len(markers),
-                     "panel": " ".join(markers), "compensated": compensated})
+                     "panel": " ".join(markers), "compensated": compensated, "seed": int(seed)})
     write_csv(studies_csv, pd.DataFrame(rows))

@@ -1,46 +1,41 @@
-"""The paper's four claims, measured from tables/tasks.csv, tables/scaling.csv, tables/removal.csv and
-tables/control_null.csv, plus the design's positive control (pretraining must help on the cross-study task) and the
-pretraining convergence check (tables/pretrain_loss.csv); thresholds come from the config's `claims`. Claims 1 and 3
-(matches_specialists, scaling_saturates) read their quantities per seed (tables/tasks_seeds.csv,
-tables/scaling_seeds.csv) and are three-valued over the seed intervals (README: fifth change): holds / fails only when
-the criterion holds / fails over the whole interval, otherwise null, inconclusive at this scale."""
+"""The paper's four abstract claims (claims contract v2), measured from the per-seed tables: tables/tasks_seeds.csv
+(claim 1 and its positive control), tables/control_null.csv with tables/tasks.csv (claim 2), tables/scaling_seeds.csv
+(claim 3), tables/removal_seeds.csv (claim 4); tables/pretrain_loss.csv gives the convergence check (metrics only).
+Thresholds come from the config's `claims` (fixed before any result was seen); every seed is its own world.
+
+1. matches_specialists: per task, the paired per-seed frozen - specialist AUROC, 95 % t interval against
+   -specialist_margin. Every novel-panel task's interval must lie above it (one SeedTest each); and, over the five paper
+   tasks, at least `min_tasks_matched` intervals above it (holds) / fewer than that not below it (fails): a RuleTest on
+   the counts of the per-task interval outcomes. Positive control (required): on the cross-study task built for
+   pretraining to help, the paired per-seed frozen - random-init AUROC above `positive_control_gain`.
+2. negative_control: the control task's seed-mean CV AUROC inside the central 95 % of its permutation null of the seed
+   mean (RuleTest: a permutation test, not a mean over seeds). Positive control: a held-out fresh relabelling (a null
+   draw) lands inside it; negative control: the in-distribution signal task's seed-mean AUROC does not.
+3. scaling_saturates: per sweep, the per-seed margin saturation_ratio x first-doubling gain - last-doubling gain of the
+   signal-task mean AUROC, 95 % t interval above 0 (both sweeps).
+4. graceful_marker_removal: per seed, the largest one-step drop of the signal-task median AUROC under test-time marker
+   removal, 95 % t interval below max_removal_drop.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, PositiveControl, interval_verdict, seed_interval
+from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
 
 NOVEL = "novel_panel"
 
 
-def _auroc(tasks: pd.DataFrame, task: str, method: str) -> float:
-    rows = tasks[(tasks.task == task) & (tasks.method == method)]
-    return float(rows.auroc.iloc[0]) if len(rows) else float("nan")
-
-
-def _gains(scaling: pd.DataFrame, sweep: str) -> tuple[float, float]:
-    curve = scaling[(scaling.sweep == sweep) & (scaling.task == "mean_signal")].sort_values("x").auroc.to_numpy()
-    if len(curve) < 3:
-        return float("nan"), float("nan")
-    return float(curve[1] - curve[0]), float(curve[-1] - curve[-2])
-
-
-def _bounded(name: str, per_seed: pd.Series, level: float) -> dict:
-    """name: the seed mean; name_lo, name_hi: its two-sided t interval (NaN with one seed)."""
-    mean, lo, hi = seed_interval(per_seed.to_numpy(), level)
-    return {name: mean, f"{name}_lo": lo, f"{name}_hi": hi}
-
-
 def _per_seed(seeds: pd.DataFrame, task: str, method: str) -> pd.Series:
+    """{seed: AUROC} of one task and method (the mean over random inits where a method has several)."""
     rows = seeds[(seeds.task == task) & (seeds.method == method)]
-    return rows.set_index("seed").auroc
+    return rows.groupby("seed").auroc.mean()
 
 
 def saturation_per_seed(scaling_seeds: pd.DataFrame, sweep: str, ratio: float) -> pd.Series:
     """Per seed, ratio x the first doubling's gain - the last doubling's gain of the signal-task mean AUROC curve
-    (positive: the curve saturates); NaN-free and empty when the sweep has fewer than three points."""
+    (positive: the curve saturates); empty when the sweep has fewer than three points."""
     rows = scaling_seeds[(scaling_seeds.sweep == sweep) & (scaling_seeds.task == "mean_signal")]
     out = {}
     for seed, curve in rows.groupby("seed"):
@@ -50,22 +45,19 @@ def saturation_per_seed(scaling_seeds: pd.DataFrame, sweep: str, ratio: float) -
     return pd.Series(out, dtype=float)
 
 
-def _undecided(names: dict[str, float], measured: dict, seeds: int) -> str:
-    """why_untested of a null three-valued verdict: the quantities whose seed interval straddles their threshold."""
-    if seeds < 2 or any(measured[f"{n}_lo"] != measured[f"{n}_lo"] for n in names):
-        return f"the seed interval is undefined with {seeds} seed(s): the three-valued verdict needs at least two"
-    straddle = [f"{n} [{measured[f'{n}_lo']:.3f}, {measured[f'{n}_hi']:.3f}] (threshold {t:g})"
-                for n, t in names.items() if measured[f"{n}_lo"] < t <= measured[f"{n}_hi"]
-                or measured[f"{n}_lo"] <= t < measured[f"{n}_hi"]]
-    return "inconclusive at this scale: the seed interval of " + ", ".join(straddle) + " straddles the criterion"
+def max_step_drop_per_seed(removal_seeds: pd.DataFrame) -> pd.Series:
+    """Per seed, the largest drop of the signal-task median AUROC from one removal step to the next (NaN-free; empty
+    when no marker was removed)."""
+    rows = removal_seeds[removal_seeds.task == "median_signal"].dropna(subset=["drop_from_previous"])
+    return rows.groupby("seed").drop_from_previous.max()
 
 
-def null_quantiles(null: pd.DataFrame) -> dict:
-    values = null[null.kind == "permuted"].auroc.to_numpy()
+def null_quantiles(null: pd.DataFrame, kind: str = "permuted") -> dict:
+    values = null[null.kind == kind].auroc.to_numpy()
     if not len(values):
-        return {"null_mean": float("nan"), "null_q025": float("nan"), "null_q975": float("nan")}
+        return {"null_mean": float("nan"), "null_q025": float("nan"), "null_q975": float("nan"), "permutations": 0}
     return {"null_mean": float(values.mean()), "null_q025": float(np.quantile(values, 0.025)),
-            "null_q975": float(np.quantile(values, 0.975)), "null_permutations": len(values)}
+            "null_q975": float(np.quantile(values, 0.975)), "permutations": len(values)}
 
 
 def convergence(losses: pd.DataFrame, window: float, tolerance: float) -> dict:
@@ -82,112 +74,158 @@ def convergence(losses: pd.DataFrame, window: float, tolerance: float) -> dict:
     return out
 
 
-def build(tasks: pd.DataFrame, scaling: pd.DataFrame, removal: pd.DataFrame, control_null: pd.DataFrame,
-          pretrain_loss: pd.DataFrame, tasks_seeds: pd.DataFrame, scaling_seeds: pd.DataFrame,
-          cfg) -> tuple[list[Claim], dict]:
+IN_NULL = "null_q025 <= auroc <= null_q975"
+OUTSIDE_NULL = "auroc < null_q025 or auroc > null_q975"
+NULL_RULE = ("permutation test (not a mean over seeds): holds if the seed-mean CV AUROC lies inside the central 95 % "
+             "of its null (the seed mean of within-study relabellings, each seed relabelling its own world), fails if "
+             "outside")
+
+
+def _in_null(name: str, per_seed: pd.Series | float, null: dict) -> RuleTest:
+    """The permutation test on the seed mean of `per_seed` (a Series by seed; or the seed mean itself when the table
+    keeps no seed column; NaN when there is none)."""
+    if not isinstance(per_seed, pd.Series):
+        return RuleTest(name, {"auroc": per_seed, "null_q025": null["null_q025"], "null_q975": null["null_q975"],
+                               "null_mean": null["null_mean"], "permutations": null["permutations"]},
+                        holds_if=IN_NULL, fails_if=OUTSIDE_NULL, rule=NULL_RULE)
+    auroc = float(per_seed.mean()) if len(per_seed) else float("nan")
+    return RuleTest(name, {"auroc": auroc, "null_q025": null["null_q025"], "null_q975": null["null_q975"],
+                           "null_mean": null["null_mean"], "permutations": null["permutations"]},
+                    holds_if=IN_NULL, fails_if=OUTSIDE_NULL, rule=NULL_RULE, per_seed=per_seed.to_dict())
+
+
+def specialists_claim(tasks_seeds: pd.DataFrame, cfg) -> Claim:
     c = cfg.claims
-    level = float(c.get("seed_interval", 0.95))
-    taxonomy = tasks.drop_duplicates("task").set_index("task").taxonomy
-    names = [t for t in dict.fromkeys(tasks.task) if taxonomy[t] != "positive_control"]
+    taxonomy = tasks_seeds.drop_duplicates("task").set_index("task").taxonomy
+    order = [str(t.name) for t in cfg.tasks if str(t.name) in taxonomy.index]
+    names = [t for t in order if taxonomy[t] != "positive_control"]
     novel = [t for t in names if str(taxonomy[t]).startswith(NOVEL)]
     floor = -float(c.specialist_margin)
-    m, counts = {}, {}
-    for t in names:  # per seed frozen - specialist, paired on the seed
-        m.update(_bounded(f"frozen_minus_specialist_{t}", _per_seed(tasks_seeds, t, "frozen")
-                          - _per_seed(tasks_seeds, t, "specialist"), level))
-    n_seeds = int(tasks_seeds[tasks_seeds.method == "frozen"].seed.nunique())
-    for bound in ("", "_lo", "_hi"):  # tasks matched by the seed means, by the lower bounds, by the upper bounds
-        value = {t: m[f"frozen_minus_specialist_{t}{bound}"] for t in names}
-        undefined = any(v != v for v in value.values())
-        counts[f"tasks_matched{bound}"] = float("nan") if undefined else sum(v >= floor for v in value.values())
-        counts[f"novel_tasks_matched{bound}"] = (float("nan") if undefined
-                                                 else sum(value[t] >= floor for t in novel))
-    m.update(counts)
-    m["novel_tasks"] = len(novel)
-    m["seeds"] = n_seeds
-    criterion = f"tasks_matched_lo >= {c.min_tasks_matched} and novel_tasks_matched_lo == novel_tasks"
-    verdict = interval_verdict(criterion, m)
-    specialists = Claim(
-        "matches_specialists",
-        f"the frozen encoder's AUROC is >= the in-distribution specialist's - {c.specialist_margin} on >= "
-        f"{c.min_tasks_matched} of {len(names)} tasks, including every novel-panel task. Three-valued over seeds: per "
-        f"task the per-seed frozen - specialist AUROC (paired on the seed), its mean and {level:.0%} t interval; holds "
-        "if the criterion holds with every task at its interval's lower bound, fails if it fails with every task at "
-        "its upper bound, otherwise inconclusive",
-        criterion, m, ["tables/tasks.csv", "tables/tasks_seeds.csv", "figures/task_auroc.png", "tables/panels.csv"],
-        why_untested=None if verdict is not None else _undecided(
-            {f"frozen_minus_specialist_{t}": floor for t in names}, m, n_seeds))
-
-    control = [t for t in names if taxonomy[t] == "negative_control"]
-    null = null_quantiles(control_null)
-    n = {"control_auroc": _auroc(tasks, control[0], "frozen") if control else float("nan"), **null,
-         "control_specialist_auroc": _auroc(tasks, control[0], "specialist") if control else float("nan")}
-    fresh = control_null[control_null.kind == "fresh"].auroc
-    negative = Claim("negative_control",
-                     "the negative control (labels independent of the data) behaves as expected: its cross-validated "
-                     "AUROC lies in the central 95 % of the same AUROC under label permutation (the null, "
-                     f"{int(cfg.permutation_null.permutations)} relabellings; CV AUROC on null labels is biased below 0.5)",
-                     "null_q025 <= control_auroc <= null_q975", n,
-                     ["tables/tasks.csv", "tables/control_null.csv", "figures/control_null.png"],
-                     positive_control=PositiveControl(
-                         "a fresh random relabelling of the control task (held out of the null): a null draw by "
-                         "construction", {"control_auroc": float(fresh.iloc[0]) if len(fresh) else float("nan"),
-                                          "null_q025": null["null_q025"], "null_q975": null["null_q975"]}))
-
-    s = {}
-    ratio = float(c.saturation_ratio)
-    for sweep in ("capacity", "corpus"):
-        s[f"{sweep}_first_gain"], s[f"{sweep}_last_gain"] = _gains(scaling, sweep)
-    for sweep in ("capacity", "corpus"):
-        s.update(_bounded(f"{sweep}_saturation", saturation_per_seed(scaling_seeds, sweep, ratio), level))
-    s["seeds"] = int(scaling_seeds.seed.nunique()) if len(scaling_seeds) else 0
-    criterion = "capacity_saturation_lo > 0 and corpus_saturation_lo > 0"
-    verdict = interval_verdict(criterion, s)
-    short = not all(v == v for k, v in s.items() if k.endswith("_gain"))
-    saturation = Claim(
-        "scaling_saturates",
-        "capacity and random corpus subsampling curves saturate: the last doubling gains less than "
-        f"{ratio:.3g} x the first (mean frozen AUROC over the signal tasks). Three-valued over seeds: per sweep the "
-        f"per-seed saturation margin {ratio:.3g} x first gain - last gain (> 0: saturates), its mean and {level:.0%} t "
-        "interval; holds if both intervals lie above 0, fails if either lies at or below 0, otherwise inconclusive",
-        criterion, s, ["tables/scaling.csv", "tables/scaling_seeds.csv", "figures/scaling_capacity.png",
-                       "figures/scaling_corpus.png"],
-        why_untested="a sweep has fewer than three points (tiny scale)" if short else None if verdict is not None
-        else _undecided({"capacity_saturation": 0.0, "corpus_saturation": 0.0}, s, s["seeds"]))
-
-    median = removal[removal.task == "median_signal"].sort_values("removed")
-    r = {"max_median_step_drop": float(median.drop_from_previous.max()),
-         "auroc_all_markers": float(median.auroc.iloc[0]), "auroc_most_removed": float(median.auroc.iloc[-1]),
-         "markers_removed": int(median.removed.max())}
-    graceful = Claim("graceful_marker_removal",
-                     f"removing markers at test time lowers AUROC gradually: no removal step drops the median over the "
-                     f"signal tasks by more than {c.max_removal_drop}",
-                     f"max_median_step_drop <= {c.max_removal_drop}", r,
-                     ["tables/removal.csv", "figures/marker_removal.png"])
-    positive = [t for t in dict.fromkeys(tasks.task) if taxonomy[t] == "positive_control"]
-    p = {}
+    level = float(c.get("seed_interval", 0.95))
+    per_task = {t: SeedTest(f"frozen - specialist AUROC, {t}", paired(_per_seed(tasks_seeds, t, "frozen"),
+                                                                      _per_seed(tasks_seeds, t, "specialist")),
+                            ">", floor, level) for t in names}
+    outcomes = {t: test.outcome()[0] for t, test in per_task.items()}
+    count = RuleTest(
+        f"tasks matched of {len(names)}",
+        {"tasks_matched": sum(o == "holds" for o in outcomes.values()),
+         "tasks_not_failed": sum(o != "fails" for o in outcomes.values()),
+         "min_tasks_matched": int(c.min_tasks_matched), "tasks": len(names)},
+        holds_if="tasks_matched >= min_tasks_matched", fails_if="tasks_not_failed < min_tasks_matched",
+        rule=f"count over the {len(names)} paper tasks of the per-task SeedTests (frozen - specialist > "
+             f"{floor:g}): holds if at least {int(c.min_tasks_matched)} hold, fails if fewer than "
+             f"{int(c.min_tasks_matched)} do not fail")
+    positive = [t for t in order if taxonomy[t] == "positive_control"]
+    helps = None
     if positive:
         t = positive[0]
-        avg = tasks[(tasks.task == t) & (tasks.method == "random_init_avg")]
-        inits = int(cfg.get("baselines", {}).get("random_inits", 1)) if len(avg) else 1
-        p = {"frozen_auroc": _auroc(tasks, t, "frozen"),
-             # the reference: the mean over seeds x `inits` random initialisations (one init: the random-init column)
-             "random_init_auroc": _auroc(tasks, t, "random_init_avg" if len(avg) else "random_init"),
-             "random_init_sd": float(avg.auroc_std.iloc[0]) if len(avg) and "auroc_std" in avg else float("nan"),
-             "random_inits": inits, "single_init_auroc": _auroc(tasks, t, "random_init"),
-             "true_frequency_ceiling": _auroc(tasks, t, "true_frequencies"),
-             "shared_marker_quantiles_auroc": _auroc(tasks, t, "quantiles")}  # (no specialist: none is trained)
-        p["frozen_minus_random_init"] = p["frozen_auroc"] - p["random_init_auroc"]
-    helps = Claim(
-        "pretraining_helps_cross_study",
-        "positive control of the design: on a task whose label moves population frequencies only and whose studies "
-        "each have their own panel (a small shared core), the corpus-pretrained frozen encoder beats the same encoder "
-        f"untrained (mean over random initialisations) by >= {c.positive_control_gain} AUROC",
-        f"frozen_minus_random_init >= {c.positive_control_gain}", p or {"frozen_minus_random_init": float("nan")},
-        ["tables/tasks.csv", "figures/task_auroc.png"], source="brief",
-        why_untested=None if positive else "no positive_control task configured")
-    claims = [specialists, negative, saturation, graceful, helps]
-    metrics = {claim.id: {k: float(v) for k, v in claim.measured.items()} for claim in claims}
-    metrics["pretraining_convergence"] = convergence(pretrain_loss, float(cfg.pretrain.convergence.window),
-                                                     float(cfg.pretrain.convergence.tolerance))
+        helps = SeedTest(f"frozen - random-init AUROC, {t}",
+                         paired(_per_seed(tasks_seeds, t, "frozen"), _per_seed(tasks_seeds, t, "random_init_avg")),
+                         ">", float(c.positive_control_gain), level)
+    signal = [t for t in names if taxonomy[t] != "negative_control"]
+    frozen = pd.concat([_per_seed(tasks_seeds, t, "frozen") for t in signal], axis=1).mean(axis=1) if signal else {}
+    random = pd.concat([_per_seed(tasks_seeds, t, "random_init") for t in signal], axis=1).mean(axis=1) \
+        if signal else {}
+    extra = {f"frozen - specialist AUROC, {t}": per_task[t].per_seed for t in names if t not in novel}
+    extra["frozen - random-init AUROC, signal-task mean"] = paired(frozen, random)
+    return Claim(
+        "matches_specialists",
+        "The frozen encoder matches or exceeds in-distribution specialist encoders on 4 of 5 tasks, including all "
+        "three novel-panel tasks",
+        f"per task, paired per-seed frozen - specialist AUROC, {level:.0%} t interval: above {floor:g} on every "
+        f"novel-panel task, and on at least {int(c.min_tasks_matched)} of the {len(names)} tasks (fails when a "
+        f"novel-panel interval lies below {floor:g} or fewer than {int(c.min_tasks_matched)} tasks are not below it); "
+        f"required positive control: frozen - random-init AUROC above {float(c.positive_control_gain):g} on the "
+        "cross-study task",
+        [per_task[t] for t in novel] + [count],
+        ["tables/tasks.csv", "tables/tasks_seeds.csv", "figures/task_auroc.png", "tables/panels.csv"],
+        {"value": "4 of 5 tasks, including all 3 novel-panel tasks", "where": "abstract"},
+        controls=[Control("pretraining_helps_cross_study", "positive",
+                          "the design's cross-study task (held out; every study its own panel around a small shared "
+                          "core, a frequency-only label): the corpus-pretrained frozen encoder must beat the same "
+                          "encoder untrained (mean over random initialisations), paired per seed", helps)],
+        per_seed=extra)
+
+
+def negative_control_claim(tasks_seeds: pd.DataFrame, control_null: pd.DataFrame, cfg) -> Claim:
+    taxonomy = tasks_seeds.drop_duplicates("task").set_index("task").taxonomy
+    control = [t for t in taxonomy.index if taxonomy[t] == "negative_control"]
+    in_dist = [t for t in taxonomy.index if taxonomy[t] == "in_distribution"]
+    frozen = _per_seed(tasks_seeds, control[0], "frozen") if control else pd.Series(dtype=float)
+    null = null_quantiles(control_null)
+    fresh = control_null[control_null.kind == "fresh"].auroc  # the seed mean of the fresh relabellings (one row)
+    fresh = float(fresh.iloc[0]) if len(fresh) else float("nan")
+    signal = _per_seed(tasks_seeds, in_dist[0], "frozen") if in_dist else pd.Series(dtype=float)
+    test = _in_null("negative control: seed-mean CV AUROC in its permutation null", frozen, null)
+    permutations = int(cfg.permutation_null.permutations)
+    return Claim(
+        "negative_control",
+        "The frozen encoder behaves as expected on the negative control",
+        f"the negative-control task's seed-mean CV AUROC lies inside the central 95 % of its permutation null "
+        f"({permutations} within-study relabellings per seed, averaged over seeds; CV AUROC on null labels is biased "
+        "below 0.5); positive control: a held-out fresh relabelling lies inside it; negative control: the "
+        "in-distribution signal task's seed-mean AUROC does not",
+        [test], ["tables/tasks.csv", "tables/control_null.csv", "figures/control_null.png"],
+        {"value": None, "where": "abstract: 'behaves as expected on the negative control' (no number given)"},
+        controls=[
+            Control("fresh_relabelling", "positive",
+                    "one more within-study relabelling of the control task per seed, held out of the null (a draw "
+                    "from the null: the test must accept it)",
+                    _in_null("fresh relabelling in the null", fresh, null)),
+            Control("signal_task", "negative",
+                    "the in-distribution task's frozen seed-mean AUROC (a planted signal) against the same null (its "
+                    "samples have the control's layout: 3 studies, labels balanced within each): the test must "
+                    "reject it",
+                    _in_null("in-distribution task in the null", signal, null)),
+        ])
+
+
+def scaling_claim(scaling_seeds: pd.DataFrame, cfg) -> Claim:
+    c = cfg.claims
+    ratio, level = float(c.saturation_ratio), float(c.get("seed_interval", 0.95))
+    tests = [SeedTest(f"{sweep} saturation margin", saturation_per_seed(scaling_seeds, sweep, ratio), ">", 0.0, level)
+             for sweep in ("capacity", "corpus")]
+    return Claim(
+        "scaling_saturates",
+        "Scaling analyses reveal saturation in both encoder capacity and random corpus subsampling",
+        f"per sweep (capacity, corpus), the per-seed margin {ratio:.3g} x first-doubling gain - last-doubling gain "
+        f"of the signal-task mean frozen AUROC, {level:.0%} t interval above 0 (both sweeps)",
+        tests, ["tables/scaling.csv", "tables/scaling_seeds.csv", "figures/scaling_capacity.png",
+                "figures/scaling_corpus.png"],
+        {"value": None, "where": "abstract: 'saturation in both encoder capacity and random corpus subsampling' "
+                                 "(no number given)"})
+
+
+def removal_claim(removal_seeds: pd.DataFrame, cfg) -> Claim:
+    c = cfg.claims
+    limit, level = float(c.max_removal_drop), float(c.get("seed_interval", 0.95))
+    test = SeedTest("largest one-step drop of the signal-task median AUROC", max_step_drop_per_seed(removal_seeds),
+                    "<", limit, level)
+    return Claim(
+        "graceful_marker_removal",
+        "Representations degrade gracefully under marker reduction",
+        f"per seed, the largest one-step drop of the signal-task median AUROC as 0..{int(cfg.removal.max_removed)} "
+        f"markers are removed at test time (random order per seed and task); {level:.0%} t interval below {limit:g}",
+        [test], ["tables/removal.csv", "tables/removal_seeds.csv", "figures/marker_removal.png"],
+        {"value": None, "where": "abstract: 'representations degrade gracefully under marker reduction' "
+                                 "(no number given)"})
+
+
+def build(tasks: pd.DataFrame, tasks_seeds: pd.DataFrame, scaling_seeds: pd.DataFrame, removal: pd.DataFrame,
+          removal_seeds: pd.DataFrame, control_null: pd.DataFrame, pretrain_loss: pd.DataFrame,
+          cfg) -> tuple[list[Claim], dict]:
+    """The four claims (stages.CLAIM_TABLES' order) and the pretraining convergence check (extra metrics).
+    `tasks` and `removal` (seed means) are read only for the values shown beside the claims."""
+    claims = [specialists_claim(tasks_seeds, cfg), negative_control_claim(tasks_seeds, control_null, cfg),
+              scaling_claim(scaling_seeds, cfg), removal_claim(removal_seeds, cfg)]
+    median = removal[removal.task == "median_signal"].sort_values("removed")
+    if len(median):
+        claims[3].measured.update({"seed_mean_curve_max_step_drop": float(median.drop_from_previous.max()),
+                                   "auroc_all_markers": float(median.auroc.iloc[0]),
+                                   "auroc_most_removed": float(median.auroc.iloc[-1]),
+                                   "markers_removed": int(median.removed.max())})
+    frozen = tasks[tasks.method == "frozen"].set_index("task").auroc
+    claims[0].measured.update({f"frozen_auroc_{t}": v for t, v in frozen.items()})
+    metrics = {"pretraining_convergence": convergence(pretrain_loss, float(cfg.pretrain.convergence.window),
+                                                      float(cfg.pretrain.convergence.tolerance))}
     return claims, metrics

@@ -28,6 +28,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=99)
     parser.add_argument("--workdir", type=Path, required=True)
     parser.add_argument("--data", type=Path, default=None, help="a default run's runs/ folder (anndata/, vectors)")
+    parser.add_argument("--world", type=int, default=0, help="with --data: the run seed whose world it reads")
     parser.add_argument("--steps", type=int, nargs="+", default=None, help="step budgets (doublings)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], help="a config override key=value")
     args = parser.parse_args()
@@ -47,13 +48,13 @@ def main() -> None:
     work = args.workdir
     work.mkdir(parents=True, exist_ok=True)
     if args.data is not None:
-        anndata, vectors = args.data / "anndata", args.data / "marker_vectors.npz"
+        anndata, vectors = args.data / "anndata" / f"seed{args.world}", args.data / "marker_vectors.npz"
     else:
         anndata, vectors = work / "anndata", work / "vectors.npz"
         if not anndata.exists():
-            generate(cfg.universe, cfg.tasks, work / "universe")
+            generate(cfg.universe, cfg.tasks, work / "universe", args.seed)  # the pilot seed's own world
             ingest.ingest(work / "universe" / "manifest.yaml", work / "universe" / "fcs", anndata,
-                          work / "studies.csv", cfg.fcs, real=False)
+                          work / "studies.csv", cfg.fcs, real=False, seed=args.seed)
             arrays = marker_vectors.build(marker_vectors.marker_names([anndata]), [str(cfg.model.names)])
             with open(vectors, "wb") as handle:
                 np.savez(handle, **arrays)

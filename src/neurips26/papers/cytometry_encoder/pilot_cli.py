@@ -19,6 +19,7 @@ def pilot_main(run: Callable, select: Callable[[list[Path]], dict],
     r = sub.add_parser("run")
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--data", type=Path, required=True, help="a default run's runs/ folder")
+    r.add_argument("--world", type=int, default=0, help="the run seed whose world (runs/anndata/seed<N>) it reads")
     r.add_argument("--workdir", type=Path, required=True)
     add_run_arguments(r)
     r.add_argument("--set", dest="overrides", action="append", default=[], help="a config override (smoke runs only)")

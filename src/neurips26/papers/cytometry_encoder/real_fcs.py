@@ -42,9 +42,10 @@ def study_id(relative: str) -> str:
     return "real_" + re.sub(r"[^A-Za-z0-9]+", "_", Path(relative).with_suffix("").as_posix()).strip("_")
 
 
-def ingest_real(out_dir: Path, studies_csv: Path, fcs_cfg) -> None:
-    """Every readable file -> one .h5ad (all read before any is written, as in the ingest)."""
-    import numpy as np
+def ingest_real(out_dir: Path, studies_csv: Path, fcs_cfg, seed: int) -> None:
+    """Every readable file -> one .h5ad (all read before any is written, as in the ingest); the events kept per file
+    are drawn from run seed `seed`'s 'real_cell_subsample' stream (the pipeline passes the first configured seed, whose
+    encoder embeds these files)."""
     import pandas as pd
 
     from neurips26.common.artifacts import atomic_path, write_csv
@@ -52,7 +53,9 @@ def ingest_real(out_dir: Path, studies_csv: Path, fcs_cfg) -> None:
     from neurips26.papers.cytometry_encoder.manifest import Study, StudyFile
 
     root = fcsparser_dir()
-    rng = np.random.default_rng(int(fcs_cfg.subsample_seed))
+    from neurips26.common.seed_streams import rng as seed_stream
+
+    rng = seed_stream(int(seed), "real_cell_subsample")
     read = {}
     for relative in [*READABLE, *OFF_BY_ONE]:
         study = Study(study_id(relative), [StudyFile(Path(relative).name, study_id(relative), {})],

@@ -43,7 +43,8 @@ def run(args) -> None:
     set_threads(1)
     keep_freed_memory()
     cfg = compose("cytometry_encoder", ["scale=default", f"seeds=[{args.seed}]", *args.overrides])
-    samples, task_rows = experiments.load(cfg, args.data / "anndata", args.data / "marker_vectors.npz")
+    samples, task_rows = experiments.load(cfg, args.data / "anndata" / f"seed{args.world}",
+                                          args.data / "marker_vectors.npz")
     signal = [str(t.name) for t in cfg.tasks if t.signal and t.taxonomy != "positive_control"]
     report = {"seed": args.seed, "steps": sorted(args.steps), "cells": sorted(args.cells), "tasks": signal, "runs": []}
     for task in signal:

@@ -80,15 +80,32 @@ def table_removal(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_panels(studies: pd.DataFrame) -> pd.DataFrame:
-    """Every study's panel, with the markers no pretraining study measures (the panel-overlap taxonomy)."""
-    seen = {m for panel in studies[studies.role == "pretrain"].panel for m in str(panel).split()}
-    unseen = studies.panel.map(lambda p: " ".join(m for m in str(p).split() if m not in seen))
-    return studies.assign(unseen_markers=unseen, n_unseen=unseen.map(lambda u: len(u.split())))
+    """Every study's panel, with the markers no pretraining study of its world (seed) measures (the panel-overlap
+    taxonomy); one world per seed, so the rows are per seed."""
+    if "seed" not in studies:
+        studies = studies.assign(seed=0)
+    frames = []
+    for _, world in studies.groupby("seed", sort=True):
+        seen = {m for panel in world[world.role == "pretrain"].panel for m in str(panel).split()}
+        unseen = world.panel.map(lambda p, seen=seen: " ".join(m for m in str(p).split() if m not in seen))
+        frames.append(world.assign(unseen_markers=unseen, n_unseen=unseen.map(lambda u: len(u.split()))))
+    return pd.concat(frames, ignore_index=True)
+
+
+def table_removal_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per seed, the median over the signal tasks of the AUROC at every number of markers removed, and its drop from
+    the previous step (the per-seed values the marker-removal claim reads)."""
+    signal = runs[~runs.taxonomy.isin(CONTROLS)]
+    median = (signal.groupby(["seed", "removed"], sort=True).auroc.median().reset_index()
+              .assign(task="median_signal"))
+    median["drop_from_previous"] = -median.groupby("seed").auroc.diff()
+    return median[["task", "seed", "removed", "auroc", "drop_from_previous"]]
 
 
 def table_control_null(runs: pd.DataFrame) -> pd.DataFrame:
-    """The negative control's permutation null of the seed-mean CV AUROC: permutation k is the same relabelling in
-    every seed, so the mean over seeds of its AUROCs is one draw of the null of the observed seed-mean."""
+    """The negative control's permutation null of the seed-mean CV AUROC: relabelling k of every seed (each seed its
+    own world and its own within-study relabellings, independent across seeds), so the mean over seeds of their
+    AUROCs is one draw of the null of the observed seed-mean."""
     return (runs.groupby(["task", "kind", "perm"], sort=False).agg(auroc=("auroc", "mean"), seeds=("seed", "nunique"))
             .reset_index())
 
@@ -101,5 +118,6 @@ def table_pretrain_loss(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 TABLES = {"tasks": table_tasks, "tasks_seeds": table_tasks_seeds, "scaling": table_scaling,
-          "scaling_seeds": table_scaling_seeds, "removal": table_removal, "panels": table_panels,
+          "scaling_seeds": table_scaling_seeds, "removal": table_removal, "removal_seeds": table_removal_seeds,
+          "panels": table_panels,
           "control_null": table_control_null, "pretrain_loss": table_pretrain_loss}

@@ -1,6 +1,8 @@
 """The embedded default: a synthetic cytometry universe written as real FCS files plus a study manifest.
 
-One fixed world (universe.seed; run seeds vary training, never the data): markers with the alias spellings of
+One world per run seed (drawn from the seed's 'universe' stream, `seed_streams.rng(seed, 'universe')`: a different
+seed set re-draws the data, not only the training; the design, every setting below, stays fixed in the config): markers
+with the alias spellings of
 markers.ALIASES, cell populations with on/off expression profiles in arcsinh space, studies with their own random panels,
 per-study per-marker batch effects (shift and scale), spill matrices on some studies, and sample labels that move the
 proportions of two populations (one up, one down) and shift one marker's expression inside a third population (a
@@ -11,7 +13,8 @@ is then defined by different markers in each study, and only an encoder that lea
 population looks like in any panel can put its samples in one space (pretraining must help there). Its label moves
 population FREQUENCIES only (two populations' log-proportions by +-`effect`, no phenotype shift); with `core: agree` the
 shared core is drawn from the markers on which the two moved populations agree (both on or both off), so the shift is
-hardly visible on the shared markers alone. It is drawn from its own random stream (universe.seed, `stream`): the other
+hardly visible on the shared markers alone. It is drawn from its own random stream (the seed's `universe_stream<stream>`
+stream): the other
 studies' draws do not depend on its settings (README: the positive control).
 Events are stored on the linear scale (sinh(x) * cofactor, spilled), so reading them back exercises
 FCS -> compensation -> arcsinh exactly as real data does.
@@ -23,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from neurips26.common.seed_streams import rng as seed_stream
 from neurips26.papers.cytometry_encoder.fcs import write_fcs
 from neurips26.papers.cytometry_encoder.manifest import write_manifest
 from neurips26.papers.cytometry_encoder.markers import ALIASES, FLUOROCHROMES
@@ -64,10 +68,10 @@ def spill_matrix(rng, k: int, max_spill: float) -> np.ndarray:
     return s
 
 
-def world(u) -> tuple[np.random.Generator, dict]:
-    """The shared stream after the world's draws, and the world: markers, novel / common markers, population profiles
-    [populations x markers] and base log-proportions."""
-    rng = np.random.default_rng(int(u.seed))
+def world(u, seed: int) -> tuple[np.random.Generator, dict]:
+    """The shared stream after the world's draws, and the world of run seed `seed`: markers, novel / common markers,
+    population profiles [populations x markers] and base log-proportions."""
+    rng = seed_stream(int(seed), "universe")
     markers = MARKERS[: int(u.n_markers)]
     novel = sorted(rng.choice(markers, size=int(u.n_novel_markers), replace=False).tolist())
     common = [m for m in markers if m not in novel]
@@ -76,12 +80,12 @@ def world(u) -> tuple[np.random.Generator, dict]:
     return rng, {"markers": markers, "novel": novel, "common": common, "profile": profile, "base_logp": base_logp}
 
 
-def positive_control(u, t, index: int, w: dict) -> tuple[dict, np.random.Generator, list[dict]]:
-    """The positive-control task's design from its own stream (universe.seed, t.stream): the two populations its label
+def positive_control(u, t, index: int, w: dict, seed: int) -> tuple[dict, np.random.Generator, list[dict]]:
+    """The positive-control task's design from its own stream (run seed, t.stream): the two populations its label
     moves (frequencies only), the shared core (`core: agree`: drawn among the common markers on which the two agree,
     both on or both off; `random`: any common marker) and every study's panel (the core + its own common markers).
     Returns the task info, the stream (which then writes the task's studies) and the study plans."""
-    rng = np.random.default_rng([int(u.seed), int(t.get("stream", index + 1))])
+    rng = seed_stream(int(seed), f"universe_stream{int(t.get('stream', index + 1))}")
     on = w["profile"] >= 1.65  # 'on' levels are >= 2.5, 'off' ones <= 0.8
     common, markers = w["common"], w["markers"]
     up, down = (int(v) for v in rng.choice(int(u.n_populations), 2, replace=False))
@@ -119,12 +123,12 @@ def read_frequencies(path: Path) -> dict[str, np.ndarray]:
     return dict(zip(frame["sample"].astype(str), frame.drop(columns="sample").to_numpy(float)))
 
 
-def write_positive_controls(u, tasks, root: Path) -> dict:
+def write_positive_controls(u, tasks, root: Path, seed: int) -> dict:
     """Only the (positive-control) tasks' studies, manifest and frequencies.csv: the control pilot's candidates."""
-    _, w = world(u)
+    _, w = world(u, seed)
     studies, frequencies, info = [], {}, {}
     for index, t in enumerate(tasks):
-        info[str(t.name)], own, plans = positive_control(u, t, index, w)
+        info[str(t.name)], own, plans = positive_control(u, t, index, w, seed)
         studies += [_write_study(own, plan, w["markers"], w["profile"], w["base_logp"], info[str(t.name)], u, root,
                                  frequencies) for plan in plans]
     write_manifest(root / "manifest.yaml", studies)
@@ -132,10 +136,10 @@ def write_positive_controls(u, tasks, root: Path) -> dict:
     return {"tasks": info}
 
 
-def generate(u, tasks, root: Path) -> dict:
-    """Write root/fcs/<study>/<sample>.fcs, root/manifest.yaml and root/frequencies.csv (every sample's true population
-    frequencies); return the universe summary (for panels.csv)."""
-    rng, w = world(u)
+def generate(u, tasks, root: Path, seed: int) -> dict:
+    """Write the world of run seed `seed`: root/fcs/<study>/<sample>.fcs, root/manifest.yaml and root/frequencies.csv
+    (every sample's true population frequencies); return the universe summary (for panels.csv)."""
+    rng, w = world(u, seed)
     markers, novel, common, profile, base_logp = (w[k] for k in ("markers", "novel", "common", "profile", "base_logp"))
     lo, hi = (int(v) for v in u.panel_size)
     plans = [dict(id=f"S{i:03d}", role="pretrain",
@@ -149,14 +153,15 @@ def generate(u, tasks, root: Path) -> dict:
                        + rng.choice(novel, n_novel, replace=False).tolist())
         if t.taxonomy == "positive_control":
             # the earlier design's draws on the shared stream, discarded: kept so that every other study (the corpus
-            # and the five paper tasks) is drawn exactly as before the control was redesigned (README)
+            # and the five paper tasks) is drawn as before the control was redesigned (README; the world of a seed
+            # then does not depend on the control's settings)
             core = rng.choice(common, int(t.shared_markers), replace=False).tolist()
             rest = [m for m in common if m not in core]
             for _ in range(int(u.studies_per_task)):
                 rng.choice(rest, size - len(core), replace=False)
             rng.choice(int(u.n_populations), 3, replace=False)
             rng.choice(sorted(core))
-            task_info[t.name], own, own_plans = positive_control(u, t, index, w)
+            task_info[t.name], own, own_plans = positive_control(u, t, index, w, seed)
             own_streams.append((own, own_plans))
             continue
         up, down, pheno = (int(v) for v in rng.choice(int(u.n_populations), 3, replace=False))
