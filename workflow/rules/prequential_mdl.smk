@@ -95,7 +95,10 @@ rule prequential_mdl_summary:
                 *figure_steps("prequential_mdl", PREQ_FIGURES),
                 claims_step(
                     "prequential_mdl",
-                    expand("results/prequential_mdl/tables/{table}.csv", table=["correlations", "bound", "control_runs"]),
+                    expand(
+                        "results/prequential_mdl/tables/{table}.csv",
+                        table=["correlations", "bound", "control_runs", "runs"],  # runs: the paired bootstrap
+                    ),
                 ),
             ],
         ),
