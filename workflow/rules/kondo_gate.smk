@@ -80,6 +80,7 @@ rule kondo_gate_summary:
         runs=expand("results/kondo_gate/runs/{task}/seed{seed}.csv", task=["bandit", *KONDO_GATE_TASKS], seed=SEEDS),
         wallclock=expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
         code=code_files("kondo_gate", "tables", "figures", "paper_claims"),
+        registry="config/claims/kondo_gate.yaml",  # the claims of the abstract the claims stage checks against
     output:
         tables=expand("results/kondo_gate/tables/{table}.csv", table=KONDO_GATE_TABLES),
         # wall-clock beside the backward-pass counts: not deterministic, so outside the manifest and never read by a claim

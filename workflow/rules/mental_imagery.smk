@@ -98,6 +98,7 @@ rule mental_imagery_summary:
         config="results/mental_imagery/config.yaml",
         runs=MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED,
         code=code_files("mental_imagery", "tables", "figures", "paper_claims"),
+        registry="config/claims/mental_imagery.yaml",  # the claims of the abstract the claims stage checks against
     output:
         tables=expand("results/mental_imagery/tables/{table}.csv", table=[*MENTAL_IMAGERY_TABLES, "decoded"]),
         figures=report(
