@@ -18,7 +18,7 @@ from neurips26.papers.mental_imagery.puzzles import make_families
 torch.set_num_threads(1)
 
 CFG = OmegaConf.create({
-    "puzzle": {"max_len": 2, "rush_split_seed": 1, "sokoban_inner_walls": 2, "cubes": 4, "rotation_turns": 3,
+    "puzzle": {"max_len": 2, "sokoban_inner_walls": 2, "cubes": 4, "rotation_turns": 3,
                "rush_board_moves": 6, "lengths": {"rush_hour": 2, "sokoban": 2, "jigsaw": 2, "rotation": 2,
                                                   "tangram": 2}},
     "model": {"patch": 6, "grid_pos": True, "d": 32, "layers": 1, "heads": 2},

@@ -15,7 +15,7 @@ from neurips26.common.errors import UserError
 from neurips26.papers.mental_imagery import data
 from neurips26.papers.mental_imagery.puzzles import PIECES, make_families, parse_rush, replay
 
-CFG = OmegaConf.create({"puzzle": {"max_len": 5, "rush_split_seed": 1, "sokoban_inner_walls": 2, "cubes": 4,
+CFG = OmegaConf.create({"puzzle": {"max_len": 5, "sokoban_inner_walls": 2, "cubes": 4,
                                    "rotation_turns": 3, "rush_board_moves": 6,
                                    "lengths": {"rush_hour": 5, "sokoban": 5, "jigsaw": 5, "rotation": 3,
                                                "tangram": 3}}})
@@ -138,11 +138,26 @@ def test_rush_parts_are_disjoint_and_shortest():
     boards = data.rush_boards(rush_file())
     rh = make_families()["rush_hour"]
     cfg = OmegaConf.merge(CFG, {"puzzle": {"rush_board_moves": 4, "lengths": {"rush_hour": 2}}})
-    parts = {p: data._rush(cfg, boards, 30, p, 2) for p in data.PARTS}
+    parts = {p: data._rush(cfg, 1, boards, 30, p, 2) for p in data.PARTS}
     starts = {p: {e.start for e in ex} for p, ex in parts.items()}
     assert not starts["train"] & starts["test"] and not starts["dev"] & starts["test"]
     for e in parts["test"][:10]:
         assert 1 <= len(e.actions) <= 2 and len(rh.solve(e.start, 4)) == len(e.actions)
+
+
+def test_rush_split_follows_the_run_seed():
+    """The Rush Hour split and every generated puzzle are drawn from the run seed (issue #51 item 3): the same seed
+    gives the same instances, another seed another split and other puzzles."""
+    boards = data.rush_boards(rush_file())
+    cfg = OmegaConf.merge(CFG, {"puzzle": {"rush_board_moves": 4, "lengths": {"rush_hour": 2}}})
+    starts = {seed: [e.start for e in data._rush(cfg, seed, boards, 20, "train", 2)] for seed in (0, 1)}
+    assert starts[0] == [e.start for e in data._rush(cfg, 0, boards, 20, "train", 2)]
+    assert starts[0] != starts[1] and set(starts[0]) != set(starts[1])
+    photos = [np.random.default_rng(0).uniform(size=(64, 96, 3))]
+    one, again, other = (data.generate(CFG, seed, 4, boards, photos, "dev") for seed in (0, 0, 1))
+    assert [(e.family, e.actions) for e in one] == [(e.family, e.actions) for e in again]
+    assert all(np.array_equal(a.images, b.images) for a, b in zip(one, again))
+    assert any(not np.array_equal(a.images, b.images) for a, b in zip(one, other) if a.family != "rush_hour")
 
 
 def test_blind_baseline_is_the_best_constant():

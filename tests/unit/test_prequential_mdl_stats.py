@@ -92,36 +92,96 @@ def test_interpolating_rows_are_computed_over_the_regime_only():
     assert none[none.subset == "interpolating"].pearson.isna().all()
 
 
+def _build(runs, control=None):
+    claims = paper_claims.build(table_correlations(runs, CFG), table_bound(runs), _control() if control is None
+                                else control, runs, CFG)
+    return {c.id: c.to_json("default", "embedded") for c in claims}
+
+
+def test_claims_match_the_registered_list():
+    from neurips26.common.registry import registered_claims
+
+    assert set(_build(_runs())) == {c["id"] for c in registered_claims("prequential_mdl")["claims"]}
+
+
 def test_claims_follow_the_tables():
     runs = _runs()
-    corr, bound = table_correlations(runs, CFG), table_bound(runs)
-    assert bound.holds.sum() == len(runs) - 2  # one violating run per task
-    claims, metrics = paper_claims.build(corr, bound, _control(), CFG)
-    verdicts = {c.id: c.to_json()["holds"] for c in claims}
-    # in the regime the regret is the test error (r = 1 > 0.9); over all runs the non-interpolating runs break it
-    assert verdicts["regret_tracks_test_error"] is True
-    assert claims[0].measured["min_runs"] == 6
-    assert verdicts["regret_tracks_test_error_all_runs"] is False
-    assert metrics["regret_tracks_test_error"]["pearson_c10proxy"] == pytest.approx(1.0)
-    assert metrics["regret_tracks_test_error_all_runs"]["pearson_c10proxy"] < 0.9
-    # the positive control passes the same criterion where regret and error rise together by construction ...
-    for claim in claims[:2]:
-        control = claim.to_json()["positive_control"]
-        assert control["holds"] is True and control["measured"]["pearson_control"] == pytest.approx(1.0)
-    # ... and fails it when they do not
-    anti, _ = paper_claims.build(corr, bound, _control(sign=-1.0), CFG)
-    assert anti[0].to_json()["positive_control"]["holds"] is False
-    # dist_init anti-correlates, the L2 norm is noise, the final train loss constant: over all runs the regret is
-    # still ahead of them; one bound is violated per task
-    assert verdicts["pac_mdl_bound"] is False and claims[3].measured["violations"] == 2
-    assert verdicts["expected_regret_bounds_description_length"] is None
+    assert table_bound(runs).holds.sum() == len(runs) - 2  # one violating run per task
+    doc = _build(runs)
+    # in the regime the regret is the test error (r = 1, interval [1, 1] above 0.9); over all runs the
+    # non-interpolating runs break it (their regret falls as the error rises)
+    assert doc["regret_tracks_test_error"]["verdict"] == "holds"
+    assert [t["measured"]["runs"] for t in doc["regret_tracks_test_error"]["tests"]] == [6, 6]
+    assert doc["regret_tracks_test_error"]["tests"][0]["measured"]["pearson_lo"] == pytest.approx(1.0)
+    assert doc["regret_tracks_test_error_all_runs"]["verdict"] == "fails"
+    assert doc["regret_tracks_test_error_all_runs"]["tests"][0]["measured"]["pearson_hi"] < 0.9
+    # the positive control passes the same test where regret and error rise together by construction ...
+    for claim in ("regret_tracks_test_error", "regret_tracks_test_error_all_runs"):
+        control = doc[claim]["controls"][0]
+        assert control["passed"] is True and control["test"]["measured"]["pearson"] == pytest.approx(1.0)
+    # ... and fails it when they do not, which makes a claim that would hold inconclusive
+    anti = _build(runs, _control(sign=-1.0))
+    assert anti["regret_tracks_test_error"]["controls"][0]["passed"] is False
+    assert anti["regret_tracks_test_error"]["outcome"] == "holds"
+    assert anti["regret_tracks_test_error"]["verdict"] == "inconclusive"
+    # one bound is violated per task; the negative control (R = 0) is violated too, so it passes
+    bound = doc["pac_mdl_bound"]
+    assert bound["verdict"] == "fails" and bound["tests"][0]["measured"]["violations"] == 2
+    assert doc["expected_regret_bounds_description_length"]["verdict"] == "inconclusive"
+    assert "a theorem" in doc["expected_regret_bounds_description_length"]["why_inconclusive"]
 
 
-def test_too_few_interpolating_runs_fail_the_regime_claim():
+def test_regret_against_baselines_is_a_paired_bootstrap_per_task_and_baseline():
+    """dist_init anti-correlates with the error, the L2 norm is noise, the final train loss constant (r NaN): in the
+    regime-only runs the regret (r = 1) beats the first two clearly; a NaN baseline leaves its test inconclusive."""
+    runs = _runs()
+    inside = runs[runs.train_err == 0.0]
+    doc = _build(inside)
+    tests = {t["name"]: t for t in doc["regret_beats_norms_and_train_loss"]["tests"]}
+    assert len(tests) == 6
+    assert tests["r(regret) - r(dist_init), c10proxy"]["outcome"] == "holds"
+    assert tests["r(regret) - r(dist_init), c10proxy"]["measured"]["advantage"] == pytest.approx(2.0)
+    assert tests["r(regret) - r(final_train_loss), c100proxy"]["outcome"] == "inconclusive"
+    assert doc["regret_beats_norms_and_train_loss"]["verdict"] == "inconclusive"
+    # a measure that tracks the error better than the regret: the regret's advantage interval lies below 0
+    worse = runs.assign(l2_norm=runs.test_err)
+    doc = _build(worse)
+    tests = {t["name"]: t for t in doc["regret_beats_norms_and_train_loss"]["tests"]}
+    assert tests["r(regret) - r(l2_norm), c10proxy"]["outcome"] == "fails"
+    assert doc["regret_beats_norms_and_train_loss"]["verdict"] == "fails"
+
+
+def test_paired_advantage_against_a_hand_bootstrap():
+    rng = np.random.default_rng(5)
+    runs = pd.DataFrame({"a": rng.normal(size=30), "b": rng.normal(size=30)})
+    runs["y"] = runs.a + 0.5 * rng.normal(size=30)
+    out = paper_claims.paired_advantage(runs, "a", "b", "y", 200, np.random.default_rng(9))
+    idx = np.random.default_rng(9).integers(0, 30, size=(200, 30))
+    boot = [stats.pearsonr(runs.a.values[i], runs.y.values[i])[0] - stats.pearsonr(runs.b.values[i], runs.y.values[i])[0]
+            for i in idx]
+    assert out["advantage"] == pytest.approx(stats.pearsonr(runs.a, runs.y)[0] - stats.pearsonr(runs.b, runs.y)[0])
+    assert out["advantage_lo"] == pytest.approx(np.percentile(boot, 2.5))
+    assert out["advantage_hi"] == pytest.approx(np.percentile(boot, 97.5))
+
+
+def test_the_bound_negative_control_is_flagged_when_r_zero_is_not_violated():
+    """Noise-free runs whose test error equals the training error: the bound with R = 0 is never violated, so the
+    check is not shown able to fail and a bound that holds is inconclusive; with noisy runs it is violated."""
+    runs = _runs().assign(bound=0.95, train_err=0.0)
+    doc = _build(runs.assign(test_err=0.0))
+    assert doc["pac_mdl_bound"]["outcome"] == "holds" and doc["pac_mdl_bound"]["verdict"] == "inconclusive"
+    assert doc["pac_mdl_bound"]["controls"][0]["passed"] is False
+    doc = _build(runs.assign(test_err=0.5))
+    assert doc["pac_mdl_bound"]["controls"][0]["passed"] is True and doc["pac_mdl_bound"]["verdict"] == "holds"
+    zero = doc["pac_mdl_bound"]["controls"][0]["test"]["measured"]
+    assert zero["violations"] == len(runs)  # 0 + sqrt(ln 20 / 2n) < 0.5 for n >= 100
+
+
+def test_too_few_interpolating_runs_leave_the_regime_claim_inconclusive():
     runs = _runs()
     runs.loc[runs.seed > 4, "train_err"] = 0.5  # 3 regime runs per task, fewer than claims.min_runs = 5
-    claims, _ = paper_claims.build(table_correlations(runs, CFG), table_bound(runs), _control(), CFG)
-    assert claims[0].measured["min_runs"] == 3 and claims[0].to_json()["holds"] is False
+    entry = _build(runs)["regret_tracks_test_error"]
+    assert [t["measured"]["runs"] for t in entry["tests"]] == [3, 3] and entry["verdict"] == "inconclusive"
 
 
 def test_a_run_stopped_at_exactly_the_target_accuracy_is_in_the_regime():
@@ -131,10 +191,22 @@ def test_a_run_stopped_at_exactly_the_target_accuracy_is_in_the_regime():
     assert interpolating(runs, CFG).tolist() == [True, True, False]
 
 
-def test_a_task_without_interpolating_runs_leaves_the_regime_claim_untested():
+def test_a_task_without_regime_runs_never_hides_a_failing_task():
+    """One task has no regime run (NaN): the claim is inconclusive when the other holds, and fails when the other
+    fails (a NaN task never turns a false part into null)."""
     runs = _runs()
     runs.loc[runs.task == "c10proxy", "train_err"] = 0.5
-    claims, _ = paper_claims.build(table_correlations(runs, CFG), table_bound(runs), _control(), CFG)
-    entry = claims[0].to_json()
-    assert entry["holds"] is None and "c10proxy" in entry["why_untested"]
-    assert claims[1].to_json()["holds"] is not None  # the all-runs claim is still tested
+    entry = _build(runs)["regret_tracks_test_error"]
+    assert entry["verdict"] == "inconclusive" and "c10proxy" in entry["why_inconclusive"]
+    flipped = runs.copy()
+    inside = (flipped.task == "c100proxy") & (flipped.train_err == 0.0)
+    flipped.loc[inside, "regret_per_example"] = -flipped.loc[inside, "test_err"]  # r = -1 in the regime
+    assert _build(flipped)["regret_tracks_test_error"]["verdict"] == "fails"
+
+
+def test_the_bootstrap_follows_the_seed_set():
+    runs = _runs()
+    one, again = table_correlations(runs, CFG), table_correlations(runs, CFG)
+    other = table_correlations(runs, OmegaConf.merge(CFG, {"seeds": [3]}))
+    pd.testing.assert_frame_equal(one, again)
+    assert not one.pearson_lo.equals(other.pearson_lo) and one.pearson.equals(other.pearson)

@@ -2,7 +2,8 @@
 # one job per seed and variant (A actions only, B + visual supervision, C + visual tokens) trains on them, measures the
 # solve rate by replay and probes the hidden states; tables aggregate over seeds; figures from tables; claims from tables.
 MENTAL_IMAGERY_DATA = ["data/raw/rush_hour_18k/provenance.json", "data/raw/dofp_lut_skimage/provenance.json"]
-MENTAL_IMAGERY_TABLES = ["solve", "probe", "probe_seeds"]  # probe_seeds: the per-seed rows the probe claim reads
+# solve_seeds, probe_seeds: the per-seed rows (before the mean over seeds) whose paired differences the claims read
+MENTAL_IMAGERY_TABLES = ["solve", "solve_seeds", "probe", "probe_seeds"]
 MENTAL_IMAGERY_FIGURES = {"solve_rate_by_task": "solve", "probe_acc_vs_step": "probe", "decoded_states": "decoded"}
 MENTAL_IMAGERY_PRESENTATION = ["tables", "figures", "paper_claims", "stages"]
 # The variants' run jobs per seed (config run_groups): one job per variant at default scale (C costs about A + B, so
@@ -14,7 +15,8 @@ MENTAL_IMAGERY_DECODED = expand(
 )
 
 EXTRA_OUTPUTS["mental_imagery"] = MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED + [
-    "results/mental_imagery/tables/decoded.csv", "results/mental_imagery/tables/probe_seeds.csv"]
+    "results/mental_imagery/tables/decoded.csv", "results/mental_imagery/tables/solve_seeds.csv",
+    "results/mental_imagery/tables/probe_seeds.csv"]
 
 
 rule mental_imagery_config:
@@ -96,6 +98,7 @@ rule mental_imagery_summary:
         config="results/mental_imagery/config.yaml",
         runs=MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED,
         code=code_files("mental_imagery", "tables", "figures", "paper_claims"),
+        registry="config/claims/mental_imagery.yaml",  # the claims of the abstract the claims stage checks against
     output:
         tables=expand("results/mental_imagery/tables/{table}.csv", table=[*MENTAL_IMAGERY_TABLES, "decoded"]),
         figures=report(

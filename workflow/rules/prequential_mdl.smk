@@ -70,6 +70,7 @@ rule prequential_mdl_summary:
         runs=PREQ_RUNS,
         control="results/prequential_mdl/tables/control_runs.csv",
         code=code_files("prequential_mdl", "tables", "correlations", "figures", "paper_claims"),
+        registry="config/claims/prequential_mdl.yaml",  # the claims of the abstract the claims stage checks against
     output:
         tables=expand("results/prequential_mdl/tables/{table}.csv", table=["runs", "correlations", "bound"]),
         figures=report(
@@ -95,7 +96,10 @@ rule prequential_mdl_summary:
                 *figure_steps("prequential_mdl", PREQ_FIGURES),
                 claims_step(
                     "prequential_mdl",
-                    expand("results/prequential_mdl/tables/{table}.csv", table=["correlations", "bound", "control_runs"]),
+                    expand(
+                        "results/prequential_mdl/tables/{table}.csv",
+                        table=["correlations", "bound", "control_runs", "runs"],  # runs: the paired bootstrap
+                    ),
                 ),
             ],
         ),

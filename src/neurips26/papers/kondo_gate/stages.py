@@ -46,5 +46,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     "table_wallclock": table_stage(deferred(tables, "table_wallclock")),
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("main", "bandit")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("main_seeds", "bandit_seeds")),
 }

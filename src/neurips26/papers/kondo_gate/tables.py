@@ -40,6 +40,17 @@ def table_main(runs: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(KEYS).reset_index(drop=True)
 
 
+def table_main_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """The final row of every run per seed (before the mean over seeds of table_main): score, backward passes and
+    FLOPs, screen FLOPs and last_fifth_gain per task x method x keep rate (or price) x seed; the claims' paired seed
+    intervals read it."""
+    if "screen_flops" not in runs:
+        runs = runs.assign(screen_flops=0)
+    final = _final(runs).merge(_last_fifth_gain(runs), on=[*KEYS, "seed"], how="left")
+    cols = [*KEYS, "seed", "step", "score", "backward_passes", "backward_flops", "screen_flops", "last_fifth_gain"]
+    return final[cols].sort_values([*KEYS, "seed"]).reset_index(drop=True)
+
+
 def table_curves(runs: pd.DataFrame) -> pd.DataFrame:
     """Learning curves: mean score and backward passes over seeds at every evaluation step."""
     return (runs.groupby([*KEYS, "step"], dropna=False).agg(score=("score", "mean"),
@@ -57,9 +68,19 @@ def table_bandit(runs: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["setting", "method", "keep_rate"]).reset_index(drop=True)
 
 
+def table_bandit_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """The bandit rows per seed (each the mean over that seed's random problems), before the mean over seeds."""
+    cols = ["kept_fraction", "cosine", "signal", "noise"]
+    if "setting" not in runs:
+        runs = runs.assign(setting="main")
+    return runs[["setting", "method", "keep_rate", "seed", *cols]].sort_values(
+        ["setting", "method", "keep_rate", "seed"]).reset_index(drop=True)
+
+
 def table_wallclock(runs: pd.DataFrame) -> pd.DataFrame:
     """Training wall-clock seconds (not deterministic: reported beside backward passes, never used by a claim)."""
     return runs.groupby(KEYS, dropna=False).agg(wall_s=("wall_s", "mean")).reset_index()
 
 
-TABLES = {"main": table_main, "curves": table_curves, "bandit": table_bandit}
+TABLES = {"main": table_main, "curves": table_curves, "bandit": table_bandit, "main_seeds": table_main_seeds,
+          "bandit_seeds": table_bandit_seeds}

@@ -12,6 +12,7 @@ import numpy as np
 
 from neurips26.common.artifacts import write_npz
 from neurips26.common.errors import UserError
+from neurips26.common.seed_streams import rng as seed_rng
 from neurips26.papers.mental_imagery.puzzles import CANVAS, Jigsaw, make_families, parse_rush, replay
 
 JIGSAW_IMAGES = ["astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "retina.jpg", "hubble_deep_field.jpg",
@@ -158,14 +159,15 @@ def lengths(cfg) -> dict[str, int]:
     return out
 
 
-def _rush(cfg, boards, n: int, part: str, max_len: int) -> list[Example]:
+def _rush(cfg, seed: int, boards, n: int, part: str, max_len: int) -> list[Example]:
     """Rush Hour: boards of the file with <= puzzle.rush_board_moves moves, solved by BFS; every state along a
-    shortest solution with 1..max_len moves left is an instance (a suffix of a shortest solution is shortest). A fixed
-    shuffle of the lines (the file is ordered by difficulty) is dealt to train / dev / test in turn."""
+    shortest solution with 1..max_len moves left is an instance (a suffix of a shortest solution is shortest). A
+    shuffle of the lines drawn from the run seed (seed stream 'rush_split'; the file is ordered by difficulty) is dealt
+    to train / dev / test in turn, so the three parts of one seed are disjoint and another seed re-draws the split."""
     rh = make_families()["rush_hour"]
     cap = int(cfg.puzzle.rush_board_moves)
     lines = [b for moves, b in boards if moves <= cap]
-    order = np.random.default_rng(int(cfg.puzzle.rush_split_seed)).permutation(len(lines))
+    order = seed_rng(seed, "rush_split").permutation(len(lines))
     picked, seen = [], set()
     for idx in order[PARTS.index(part)::len(PARTS)]:
         sol = rh.solve(lines[idx], cap)
@@ -182,16 +184,17 @@ def _rush(cfg, boards, n: int, part: str, max_len: int) -> list[Example]:
                     "or raise puzzle.rush_board_moves")
 
 
-def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos: list[np.ndarray],
+def generate(cfg, seed: int, n: int, boards: list[tuple[int, str]], photos: list[np.ndarray],
              part: str) -> list[Example]:
-    """n instances per family, each with a shortest solution of 1..puzzle.lengths[family] actions. Rush Hour from the
-    file (see _rush); the other families drawn from the generators with the numpy seed `split_seed`."""
+    """n instances per family, each with a shortest solution of 1..puzzle.lengths[family] actions, for the run seed
+    `seed`. Rush Hour from the file (see _rush); the other families drawn from the generators with the part's own seed
+    stream ('puzzles_train', 'puzzles_dev', 'puzzles_test')."""
     if part not in PARTS:
         raise ValueError(part)
     fams = make_families()
-    rng = np.random.default_rng(split_seed)
+    rng = seed_rng(seed, f"puzzles_{part}")
     L = lengths(cfg)
-    out = _rush(cfg, boards, n, part, L["rush_hour"])
+    out = _rush(cfg, seed, boards, n, part, L["rush_hour"])
     sk = fams["sokoban"]
     count = 0
     while count < n:
@@ -231,10 +234,9 @@ def generate(cfg, split_seed: int, n: int, boards: list[tuple[int, str]], photos
 
 
 def make_puzzles(cfg, seed: int, rush_file: Path, photo_dir: Path) -> dict[str, list[Example]]:
-    """The train, dev and test puzzles of one seed (the same for every variant)."""
+    """The train, dev and test puzzles of one seed (the same for every variant), every draw from the run seed."""
     boards, photos, sizes = rush_boards(rush_file), jigsaw_photos(photo_dir), cfg.data_sizes
-    return {part: generate(cfg, seed * 1000 + offset, int(sizes[part]), boards, photos, part)
-            for part, offset in (("train", 1), ("dev", 3), ("test", 2))}
+    return {part: generate(cfg, seed, int(sizes[part]), boards, photos, part) for part in PARTS}
 
 
 def _encode(value, arrays: list):

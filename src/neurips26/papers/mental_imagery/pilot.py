@@ -69,9 +69,9 @@ def main(argv=None) -> None:
     if cache is not None and cache.is_file():  # the same puzzles as data.make_puzzles(cfg, seed) at these sizes
         parts = data.load_puzzles(cache)
     else:
-        parts = {"train": data.generate(cfg, args.seed * 1000 + 1, n_train, boards, photos, "train"),
-                 "dev": data.generate(cfg, args.seed * 1000 + 3, int(cfg.data_sizes.dev), boards, photos, "dev"),
-                 "test": data.generate(cfg, args.seed * 1000 + 2, int(cfg.data_sizes.test), boards, photos, "test")}
+        parts = {"train": data.generate(cfg, args.seed, n_train, boards, photos, "train"),
+                 "dev": data.generate(cfg, args.seed, int(cfg.data_sizes.dev), boards, photos, "dev"),
+                 "test": data.generate(cfg, args.seed, int(cfg.data_sizes.test), boards, photos, "test")}
         if cache is not None:
             data.save_puzzles(cache, parts)
     train_ex, dev_ex, test_ex = parts["train"], parts["dev"], parts["test"]

@@ -10,15 +10,21 @@ FAMILIES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram"]
 KINDS = ["trained", "untrained", "pretrained", "shuffled", "start_only", "oracle", "random_code", "given_board"]
 
 
-def _per_family(runs: pd.DataFrame, metric: str, blind_metric: str, name: str) -> pd.DataFrame:
-    """Mean and sd over seeds of a per-family metric (family 'mean' = mean over families), with the first variant's
+def _per_seed(runs: pd.DataFrame, metric: str, blind_metric: str, name: str) -> pd.DataFrame:
+    """A per-family metric per variant and seed (family 'mean' = mean over families), with the first variant's
     blind_metric rows as variant 'blind'."""
     first = runs["variant"].min()
     blind = runs[(runs["metric"] == blind_metric) & (runs["variant"] == first)].assign(variant="blind")
     s = pd.concat([runs[runs["metric"] == metric], blind])
     per_seed = s.pivot_table(index=["variant", "seed"], columns="family", values="value")[FAMILIES]
     per_seed["mean"] = per_seed.mean(axis=1)
-    long = per_seed.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name=name)
+    return per_seed.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name=name)
+
+
+def _per_family(runs: pd.DataFrame, metric: str, blind_metric: str, name: str) -> pd.DataFrame:
+    """Mean and sd over seeds of a per-family metric (family 'mean' = mean over families), with the first variant's
+    blind_metric rows as variant 'blind'."""
+    long = _per_seed(runs, metric, blind_metric, name)
     out = long.groupby(["family", "variant"])[name].agg(["mean", "std", "count"]).reset_index()
     out.columns = ["family", "variant", name, "sd", "seeds"]
     return out
@@ -39,6 +45,20 @@ def table_solve(runs: pd.DataFrame) -> pd.DataFrame:
     out["steps_max"] = out["variant"].map(steps.max())  # the claims compare variants only if no seed hit the cap
     out["family"] = pd.Categorical(out["family"], FAMILIES + ["mean"], ordered=True)
     return out.sort_values(["family", "variant"]).reset_index(drop=True)
+
+
+def table_solve_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """The rows of table_solve per seed, before the mean over seeds (what the claims' paired seed intervals read):
+    solve rate and first-action accuracy per variant (and 'blind'), seed and family; steps: the training steps the
+    convergence rule took in that variant's run of that seed (empty for 'blind')."""
+    out = _per_seed(runs, "solve_rate", "blind_solve_rate", "solve_rate")
+    if (runs["metric"] == "first_action_acc").any():
+        first = _per_seed(runs, "first_action_acc", "blind_first_action_acc", "first_action")
+        out = out.merge(first, on=["variant", "seed", "family"], how="left")
+    steps = runs[runs["metric"] == "steps"].groupby(["variant", "seed"])["value"].max().rename("steps")
+    out = out.merge(steps.reset_index(), on=["variant", "seed"], how="left")
+    out["family"] = pd.Categorical(out["family"], FAMILIES + ["mean"], ordered=True)
+    return out.sort_values(["variant", "seed", "family"]).reset_index(drop=True)
 
 
 def table_probe(runs: pd.DataFrame) -> pd.DataFrame:

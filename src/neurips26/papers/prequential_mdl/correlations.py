@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
+from neurips26.common.seed_streams import rng
+
 KINDS = ("pearson", "spearman", "kendall")
 
 
@@ -34,6 +36,17 @@ def kendall_rows(x: np.ndarray, y: np.ndarray, chunk: int = 64) -> np.ndarray:
             out[start:start + chunk] = np.where(den > 0, (sx * sy).sum(axis=(1, 2)) / np.where(den > 0, den, 1.0),
                                                 np.nan)
     return out
+
+
+def bootstrap_rng(cfg, purpose: str) -> np.random.Generator:
+    """The resampling stream of one bootstrap, drawn from the configured seed set through the project's seed streams:
+    another seed set resamples anew, the same one reproduces every interval."""
+    seeds = [int(s) for s in cfg.seeds]
+    return rng(seeds[0], f"bootstrap {purpose} seeds {','.join(map(str, seeds))}")
+
+
+def bootstrap_seed(cfg, purpose: str) -> int:
+    return int(bootstrap_rng(cfg, purpose).integers(2 ** 31))
 
 
 ROWS = {"pearson": pearson_rows, "spearman": spearman_rows, "kendall": kendall_rows}

@@ -72,5 +72,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_correlations": _from_runs(deferred(tables, "table_correlations")),
     "table_bound": _from_runs(lambda runs, cfg: tables.table_bound(runs)),
     **{f"figure_{name}": figure_stage(draw) for name, draw in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("correlations", "bound", "control_runs")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("correlations", "bound", "control_runs", "runs")),
 }

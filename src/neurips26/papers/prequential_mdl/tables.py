@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.papers.prequential_mdl.correlations import correlate
+from neurips26.papers.prequential_mdl.correlations import bootstrap_seed, correlate
 
 KEYS = ["task", "noise", "width", "n", "seed"]
 
@@ -25,16 +25,18 @@ def interpolating(runs: pd.DataFrame, cfg) -> pd.Series:
 def table_correlations(runs: pd.DataFrame, cfg) -> pd.DataFrame:
     """One row per task x subset x target x measure: Pearson, Spearman, Kendall with bootstrap CIs, over all runs of
     the task and, as separate rows, over the runs in the (nearly) interpolating regime. A subset of fewer than 3 runs
-    gets NaN coefficients (its run count says why)."""
+    gets NaN coefficients (its run count says why). Each bootstrap resamples from its own stream of the configured
+    seed set (correlations.bootstrap_rng)."""
     rows = []
     regime = interpolating(runs, cfg)
-    for t, task in enumerate(sorted(runs.task.unique())):
-        for s, subset in enumerate(SUBSETS):
+    for task in sorted(runs.task.unique()):
+        for subset in SUBSETS:
             part = runs[(runs.task == task) & (regime if subset == "interpolating" else True)]
             for target in cfg.targets:
-                for m, (measure, column) in enumerate(cfg.measures.items()):
-                    stats = (correlate(part[column], part[target], int(cfg.bootstrap.resamples),
-                                       seed=1000 * t + 100 * s + m) if len(part) >= 3 else
+                for measure, column in cfg.measures.items():
+                    seed = bootstrap_seed(cfg, f"{task} {subset} {target} {measure}")
+                    stats = (correlate(part[column], part[target], int(cfg.bootstrap.resamples), seed=seed)
+                             if len(part) >= 3 else
                              {k: float("nan") for k in ("pearson", "pearson_lo", "pearson_hi", "spearman",
                                                         "spearman_lo", "spearman_hi", "kendall", "kendall_lo",
                                                         "kendall_hi")})
