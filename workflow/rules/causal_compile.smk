@@ -85,6 +85,7 @@ rule causal_compile_summary:
     group:
         "causal_compile_summary"
     input:
+        registry="config/claims/causal_compile.yaml",  # the claims of the abstract the claims stage checks against
         config="results/causal_compile/config.yaml",
         runs=expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
         real="results/causal_compile/tables/real_text.csv",

@@ -303,6 +303,7 @@ rule cytometry_encoder_summary:
     group:
         "cytometry_encoder_summary"
     input:
+        registry="config/claims/cytometry_encoder.yaml",  # the claims of the abstract the claims stage checks against
         config="results/cytometry_encoder/config.yaml",
         runs=sorted({path for paths in CYTO_TABLE_INPUTS.values() for path in paths}),
         real=f"{CYTO}/runs/real_embeddings.npz",

@@ -60,6 +60,7 @@ rule docatlas_summary:
     group:
         "docatlas_summary"
     input:
+        registry="config/claims/docatlas.yaml",  # the claims of the abstract the claims stage checks against
         config="results/docatlas/config.yaml",
         runs=expand("results/docatlas/runs/seed{seed}/{kind}.csv", kind=["episodes", "rl_curve"], seed=SEEDS),
         code=code_files("docatlas", *DOCATLAS_PRESENTATION),

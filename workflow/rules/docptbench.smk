@@ -84,6 +84,7 @@ rule docptbench_summary:
     group:
         "docptbench_summary"
     input:
+        registry="config/claims/docptbench.yaml",  # the claims of the abstract the claims stage checks against
         config="results/docptbench/config.yaml",
         runs=DOCPTBENCH_RUNS,
         arrays="results/docptbench/runs/examples.npz",

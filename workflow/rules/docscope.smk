@@ -137,6 +137,7 @@ rule docscope_summary:
     group:
         "docscope_summary"
     input:
+        registry="config/claims/docscope.yaml",  # the claims of the abstract the claims stage checks against
         config="results/docscope/config.yaml",
         runs=[
             "results/docscope/runs/real.csv",

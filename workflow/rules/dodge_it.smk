@@ -124,6 +124,7 @@ rule dodge_it_summary:
     group:
         "dodge_it_summary"
     input:
+        registry="config/claims/dodge_it.yaml",  # the claims of the abstract the claims stage checks against
         config="results/dodge_it/config.yaml",
         runs=sorted({
             path for kind in DODGE_IT_SEED_RUNS for path in expand(DODGE_IT_SEED_RUNS[kind], seed=SEEDS, kind=DODGE_IT_RL)

@@ -132,6 +132,7 @@ rule dofp_lut_summary:
     group:
         "dofp_lut_summary"
     input:
+        registry="config/claims/dofp_lut.yaml",  # the claims of the abstract the claims stage checks against
         config="results/dofp_lut/config.yaml",
         runs=EXTRA_OUTPUTS["dofp_lut"],
         timing="results/dofp_lut/timing.csv",

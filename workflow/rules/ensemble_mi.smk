@@ -176,6 +176,7 @@ rule ensemble_mi_summary:
     group:
         "ensemble_mi_summary"
     input:
+        registry="config/claims/ensemble_mi.yaml",  # the claims of the abstract the claims stage checks against
         config="results/ensemble_mi/config.yaml",
         runs=sorted({path for paths in ENSEMBLE_MI_TABLES.values() for path in paths}),
         code=code_files("ensemble_mi", "tables", "figures", "paper_claims"),

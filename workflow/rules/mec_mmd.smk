@@ -67,6 +67,7 @@ rule mec_mmd_summary:
     group:
         "mec_mmd_summary"
     input:
+        registry="config/claims/mec_mmd.yaml",  # the claims of the abstract the claims stage checks against
         config="results/mec_mmd/config.yaml",
         runs=EXTRA_OUTPUTS["mec_mmd"],
         code=code_files("mec_mmd", *MEC_MMD_PRESENTATION),

@@ -86,6 +86,7 @@ rule mixup_minority_summary:
     group:
         "mixup_minority_summary"
     input:
+        registry="config/claims/mixup_minority.yaml",  # the claims of the abstract the claims stage checks against
         config="results/mixup_minority/config.yaml",
         runs=MM_LT_RUNS + MM_LPM_RUNS + MM_LPM_GRAMS,
         code=code_files("mixup_minority", "tables", "figures", "paper_claims", "samplers", "experiments", "data"),
