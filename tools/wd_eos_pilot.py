@@ -53,7 +53,7 @@ def scan(seeds: list[int]) -> None:
         torch.manual_seed(seed)  # as experiments.run: the run seed sets the init
         model = models.build("cnn", cfg, split.shape, N_CLASSES)
         params = list(model.parameters())
-        s, _, v = measures.sharpness_and_alignment(lambda m=model: models.square_loss(m(x), y), params,
+        s, _, v = measures.sharpness_and_alignment(lambda m=model, x=x, y=y: models.square_loss(m(x), y), params,
                                                    int(cfg.eigen.iters), None, torch.Generator().manual_seed(seed))
         init[seed] = round(s, 2)
     t = time.time()

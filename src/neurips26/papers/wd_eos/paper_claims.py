@@ -276,7 +276,6 @@ def build(main: pd.DataFrame, runs: pd.DataFrame, cfg) -> list[Claim]:
     pc = positive_controls(cfg)
     m = measure(main, runs, cfg)
     wd_t, wd_below = transition_wd(main, ratio_max)
-    mlp_runs, cnn_runs = _coupled(runs, "mlp"), _coupled(runs, "cnn")
     eta_lambda = {a: m.get(f"largest_eta_x_lambda_{a}", float("nan")) for a in ("mlp", "cnn")}
     claims = [
         Claim("sharpening_slows", "Weight decay robustly slows progressive sharpening (MLP and CNN).",
