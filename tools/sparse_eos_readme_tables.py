@@ -78,20 +78,21 @@ def _fmt(measured: dict) -> str:
 
 
 def claims(first: dict, second: dict | None) -> list[str]:
+    """The verdicts of one or two claims.json (contract v2) and their flips."""
     lines = []
     for c in first["claims"]:
-        pc = c.get("positive_control")
-        control = (f" Positive control holds = {pc['holds']}: {_fmt(pc['measured'])}." if pc else " No positive control.")
-        lines.append(f"* **{c['id']}: holds = {c['holds']}** ({c['criterion']}). {_fmt(c['measured'])}.{control}")
+        controls = "; ".join(f"{x['kind']} control {x['id']} passed = {x['passed']}" for x in c["controls"])
+        tests = "; ".join(f"{t['name']} = {t['estimate']} [{t['ci_low']}, {t['ci_high']}], n = {t['n']}: "
+                          f"{t['outcome']}" for t in c["tests"])
+        lines.append(f"* **{c['id']}: {c['verdict']}** ({c['criterion']}). {tests or c.get('why_inconclusive', '')}."
+                     + (f" {controls}." if controls else ""))
     if second is not None:
         other = {c["id"]: c for c in second["claims"]}
-        lines += ["", f"| claim | seeds {first['seeds']} | control | seeds {second['seeds']} | control | flip |",
-                  "|---|---|---|---|---|---|"]
+        lines += ["", f"| claim | seeds {first['seeds']} | seeds {second['seeds']} | flip |", "|---|---|---|---|"]
         for c in first["claims"]:
             o = other[c["id"]]
-            pcs = [x.get("positive_control", {}).get("holds", "-") for x in (c, o)]
-            lines.append(f"| {c['id']} | {c['holds']} | {pcs[0]} | {o['holds']} | {pcs[1]} | "
-                         f"{'**yes**' if c['holds'] != o['holds'] else 'no'} |")
+            lines.append(f"| {c['id']} | {c['verdict']} | {o['verdict']} | "
+                         f"{'**yes**' if c['verdict'] != o['verdict'] else 'no'} |")
     return lines
 
 

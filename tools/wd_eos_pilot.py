@@ -29,7 +29,7 @@ from pathlib import Path
 OUT = Path("results/wd_eos_pilot")
 
 
-def _setup():
+def _setup(seed: int):
     import torch
     from omegaconf import OmegaConf
 
@@ -37,7 +37,7 @@ def _setup():
 
     torch.set_num_threads(1)
     cfg = OmegaConf.load("results/wd_eos/config.yaml")
-    return cfg, data.load_split("data/raw/digits", cfg)
+    return cfg, data.load_split("data/raw/digits", cfg, seed)  # the run's seed draws the split (claims contract v2)
 
 
 def scan(seeds: list[int]) -> None:
@@ -46,14 +46,14 @@ def scan(seeds: list[int]) -> None:
     from neurips26.papers.wd_eos import measures, models
     from neurips26.papers.wd_eos.data import N_CLASSES
 
-    cfg, split = _setup()
-    x, y = torch.from_numpy(split.x_train), torch.from_numpy(split.y_train)
     init = {}
     for seed in seeds:
+        cfg, split = _setup(seed)
+        x, y = torch.from_numpy(split.x_train), torch.from_numpy(split.y_train)
         torch.manual_seed(seed)  # as experiments.run: the run seed sets the init
         model = models.build("cnn", cfg, split.shape, N_CLASSES)
         params = list(model.parameters())
-        s, _, v = measures.sharpness_and_alignment(lambda m=model: models.square_loss(m(x), y), params,
+        s, _, v = measures.sharpness_and_alignment(lambda m=model, x=x, y=y: models.square_loss(m(x), y), params,
                                                    int(cfg.eigen.iters), None, torch.Generator().manual_seed(seed))
         init[seed] = round(s, 2)
     t = time.time()
@@ -74,7 +74,7 @@ def run(seed: int, wd: float, cap: int, eta: float = 0.03) -> None:
     from neurips26.common.seeding import seed_everything
     from neurips26.papers.wd_eos import experiments
 
-    cfg, split = _setup()
+    cfg, split = _setup(seed)
     cfg.grid.cnn.max_steps = cap
     seed_everything(seed)
     t = time.time()

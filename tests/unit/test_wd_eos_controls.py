@@ -8,12 +8,8 @@ import pandas as pd
 import pytest
 import torch
 
-from neurips26.common.claims import evaluate
 from neurips26.common.config import compose
 from neurips26.papers.wd_eos import controls, paper_claims, summary
-
-SHARP = "sharpening_spearman_mlp > spearman_min and sharpening_spearman_cnn > spearman_min"
-OSC = "cnn_max_rel_dev < cnn_band and cnn_osc_trend_t < trend_t_max"
 
 
 def test_eos_oscillation_closed_form():
@@ -65,29 +61,27 @@ def test_deep_scalar_network_sharpens_more_slowly_with_weight_decay():
 @pytest.mark.parametrize("scale", ["default", "tiny"])
 def test_positive_controls_hold(scale):
     pcs = paper_claims.positive_controls(compose("wd_eos", [f"scale={scale}"]))
-    assert pcs["sharpening_slows"].to_json(SHARP)["holds"] is True
-    assert pcs["cnn_damped_oscillations"].to_json(OSC)["holds"] is True
+    assert pcs["sharpening_slows"].passed() is True and pcs["sharpening_slows"].test.n == 3
+    assert pcs["cnn_damped_oscillations"].passed() is True and pcs["cnn_damped_oscillations"].test.n == 3
 
 
-def _measure(traces, cfg, windows=None):
-    """measure() from traces as the claims stage sees them: the main table and the run table."""
+def _runs(traces, cfg, windows=None):
+    """The run table the claims stage reads (tables/runs.csv) from traces."""
     s = cfg.summary
-    runs = summary.run_table(traces, s.sharpening_fraction, s.late_fraction, windows)
-    return paper_claims.measure(summary.aggregate(runs, windows), cfg, runs)
+    return summary.run_table(traces, s.sharpening_fraction, s.late_fraction, windows)
 
 
 def test_oscillation_criterion_fails_on_growing_oscillations():
-    """The control's criterion is not vacuous: oscillations that grow with lambda, or a plateau off 2/eta, fail."""
+    """The control's test is not vacuous: oscillations that grow with lambda fail it; sharpness that never reaches
+    2/eta has no EoS amplitude, so the test has no seed values (a control on it would be missing, not passed)."""
     cfg = compose("wd_eos", [])
     wds = [0.0, 0.002, 0.005, 0.01]
-    growing = controls.oscillation_traces(0.03, wds, 600, 30, damping=-0.2)
-    m = _measure(growing, cfg)
-    assert m["cnn_eos_common_seeds"] == 3 and m["cnn_osc_trend_runs"] == 12
-    assert m["cnn_osc_spearman"] == pytest.approx(1.0) and m["cnn_osc_trend_t"] > 0 and evaluate(OSC, m) is False
-    # sharpness that never reaches 2/eta: no EoS onset, no amplitude -> the criterion cannot pass
-    low = controls.oscillation_traces(0.03, wds, 600, 30, start=0.3, onset=10_000)
-    m = _measure(low, cfg)
-    assert m["cnn_eos_reached_min"] == 0.0 and m["cnn_eos_common_seeds"] == 0 and not evaluate(OSC, m)
+    growing = _runs(controls.oscillation_traces(0.03, wds, 600, 30, damping=-0.2), cfg)
+    test = paper_claims.amplitude_test(growing)
+    assert test.n == 3 and all(v > 0 for v in test.per_seed.values()) and test.outcome()[0] == "fails"
+    low = _runs(controls.oscillation_traces(0.03, wds, 600, 30, start=0.3, onset=10_000), cfg)
+    test = paper_claims.amplitude_test(low)
+    assert test.n == 0 and not test.has_data() and test.outcome()[0] == "inconclusive"
 
 
 def _capped(wds, late_seeds, onset_late, cap=1500, freq=30, window=8):
@@ -103,28 +97,39 @@ def _capped(wds, late_seeds, onset_late, cap=1500, freq=30, window=8):
 
 def test_runs_without_an_eos_window_are_excluded_and_counted():
     """The pre-registered rule: a run that does not meet the stopping rule before the cap is left out of the amplitude
-    at every lambda (its seed is dropped, so every lambda averages the same seeds); with fewer than eos_min_seeds
-    seeds left the claim is untested, with the reason."""
+    at every lambda (its seed is missing from the test, never imputed); with fewer than 3 seeds left the claim is
+    inconclusive (claims contract v2), with the reason."""
     cfg = compose("wd_eos", [])
     s, wds = cfg.summary, [0.0, 0.002, 0.005, 0.01]
-    assert int(cfg.claims.eos_min_seeds) == 2
-    # seed 2 (the largest swings) reaches the EoS too late at lambda = 0.01: dropped everywhere, the rest still decide
+    # seed 2 (the largest swings) reaches the EoS too late at lambda = 0.01: dropped everywhere
     one_late = _capped(wds, {2}, 1450)
     table = summary.main_table(one_late, s.sharpening_fraction, s.late_fraction, {"cnn": 8})
     assert set(table.eos_common_seeds) == {2} and table.eos_complete_fraction.min() == pytest.approx(2 / 3)
-    kept = one_late[one_late.seed.isin([0, 1])]
-    means = summary.main_table(kept, s.sharpening_fraction, s.late_fraction, {"cnn": 8}).osc_amplitude
-    np.testing.assert_allclose(table.osc_amplitude_common, means)
-    m = _measure(one_late, cfg, {"cnn": 8})
-    assert m["cnn_eos_common_seeds"] == 2 and m["cnn_osc_trend_runs"] == 8 and evaluate(OSC, m) is True
-    # seeds 0 and 1 never get there at lambda = 0.01 (the flip of the 1500-step runs): one seed left -> untested
+    runs = _runs(one_late, cfg, {"cnn": 8})
+    test = paper_claims.amplitude_test(runs)
+    assert test.per_seed["2"] is None and test.n == 2 and all(test.per_seed[k] < 0 for k in ("0", "1"))
+    assert test.outcome()[0] == "inconclusive" and "2 seed value(s)" in test.outcome()[1]
+    # seeds 0 and 1 never get there at lambda = 0.01 (the flip of the 1500-step runs): one seed left
     two_late = _capped(wds, {0, 1}, 10_000)
-    runs = summary.run_table(two_late, s.sharpening_fraction, s.late_fraction, {"cnn": 8})
-    claims, m = paper_claims.build(summary.aggregate(runs, {"cnn": 8}), runs, cfg)
-    assert m["cnn_eos_common_seeds"] == 1 and np.isnan(m["cnn_osc_spearman"]) and np.isnan(m["cnn_osc_trend_t"])
-    entry = claims[2].to_json()
-    assert entry["id"] == "cnn_damped_oscillations" and entry["holds"] is None
-    assert "only 1 seed(s)" in entry["why_untested"]
+    runs = _runs(two_late, cfg, {"cnn": 8})
+    main = summary.aggregate(runs, {"cnn": 8})
+    claims, m = paper_claims.build(main, runs, cfg), paper_claims.measure(main, runs, cfg)
+    entry = next(c for c in claims if c.id == "cnn_damped_oscillations").to_json("default", "embedded")
+    assert m["cnn_eos_common_seeds"] == 1 and entry["tests"][0]["n"] == 1
+    assert entry["verdict"] == "inconclusive" and entry["holds"] is None
+    assert "1 seed value(s)" in entry["why_inconclusive"]
+
+
+def test_per_seed_log_change_closed_form():
+    """The per-seed trend: least-squares slope of log(value) on lambda x the lambda range; exact log-linear data give
+    it exactly whatever the seed's level; fewer than two positive values give NaN (the seed is missing)."""
+    wds = np.array([0.0, 0.002, 0.005, 0.01])
+    exact = pd.DataFrame([{"seed": s, "wd": w, "v": (1 + 3 * s) * np.exp(-50 * w)} for s in range(3) for w in wds])
+    np.testing.assert_allclose(list(paper_claims.log_change_by_seed(exact, "v").values()), [-0.5] * 3)
+    # hand-computed: y = log v = [0, -1, 0, -1] at lambda = [0, 1, 2, 3] x 1e-3: slope -0.2 per 1e-3, range 3e-3
+    one = pd.DataFrame({"seed": 0, "wd": [0.0, 0.001, 0.002, 0.003], "v": np.exp([0.0, -1.0, 0.0, -1.0])})
+    assert paper_claims.log_change(one, "v") == pytest.approx(-0.6)
+    assert np.isnan(paper_claims.log_change(one.assign(v=[1.0, np.nan, 0.0, -1.0]), "v"))
 
 
 def test_eos_stopping_rule_closed_form():

@@ -85,7 +85,7 @@ def test_split_is_stratified_disjoint_and_standardised():
     labels = np.repeat(np.arange(10), 30)
     pixels = rng.uniform(0, 16, size=(300, 64))
     pixels[:, 0] = 0.0  # a constant pixel must not produce NaNs
-    split = make_split(pixels, labels, n_train=100, probe_size=50, split_seed=0)
+    split = make_split(pixels, labels, n_train=100, probe_size=50, seed=0)
     assert np.bincount(split.y_train, minlength=10).tolist() == [10] * 10
     assert np.allclose(split.x_train.mean(0), 0, atol=1e-5) and np.isfinite(split.x_train).all()
     train_rows = {tuple(r) for r in split.x_train.round(5)}

@@ -76,6 +76,7 @@ rule sparse_eos_summary:
         config="results/sparse_eos/config.yaml",
         runs=EXTRA_OUTPUTS["sparse_eos"],
         code=code_files("sparse_eos", "tables", "figures", "paper_claims", "stages"),
+        registry="config/claims/sparse_eos.yaml",  # the claims of the abstract the claims stage checks against
     output:
         tables=expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
         figures=report(

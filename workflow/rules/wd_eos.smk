@@ -88,6 +88,7 @@ rule wd_eos_summary:
         config="results/wd_eos/config.yaml",
         runs=WD_EOS_RUNS,
         code=code_files("wd_eos", "summary", "grid", "figures", "paper_claims", "controls"),
+        registry="config/claims/wd_eos.yaml",  # the claims of the abstract the claims stage checks against
     output:
         tables=expand("results/wd_eos/tables/{table}.csv", table=["traces", "main", "runs"]),
         figures=report(

@@ -1,6 +1,9 @@
-"""Aggregate the per-seed run CSVs over seeds (one row per cell; every number from the saved runs)."""
+"""Aggregate the per-seed run CSVs over seeds (one row per cell; every number from the saved runs). Each row also keeps
+the per-seed values the claims test (claims contract v2: tests over per-seed values), as columns `<value>_seed<N>`."""
 
 from __future__ import annotations
+
+import re
 
 import pandas as pd
 
@@ -8,6 +11,37 @@ RUN_KEYS = ["experiment", "block", "source", "variant", "d", "arch", "r", "eta",
 RUN_VALUES = ["gap", "gap_converged", "train_mse", "test_mse", "excess", "sharpness", "threshold", "stable", "converged",
               "hit_target", "steps", "wpn", "budget", "path_norm", "silent_high_norm", "dead", "neurons",
               "init_sharpness", "init_stable", "init_wpn", "init_budget", "init_constraint_holds"]
+
+
+# the per-seed values of tables/main.csv (columns <value>_seed<N>) the claims read
+SEED_VALUES = ["gap_converged", "gap", "stable", "converged", "hit_target", "constraint_holds", "init_stable",
+               "init_constraint_holds"]
+SEED_COLUMN = re.compile(r"^(?P<value>.+)_seed(?P<seed>\d+)$")
+
+
+def _with_seed_columns(out: pd.DataFrame, runs: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:
+    """`out` (one row per cell of `keys`, in any order) with the runs' per-seed values of each cell as columns
+    <value>_seed<N> (NaN where that seed has no run of the cell). Cells are matched on the keys' text, so NaN keys
+    match too."""
+    def key(frame: pd.DataFrame) -> list[str]:
+        return ["|".join(map(str, cell)) for cell in frame[keys].itertuples(index=False)]
+
+    wide = runs.assign(_cell=key(runs)).pivot_table(index="_cell", columns="seed", values=values, aggfunc="mean",
+                                                    dropna=False)
+    wide.columns = [f"{value}_seed{int(seed)}" for value, seed in wide.columns]
+    ordered = [f"{value}_seed{int(seed)}" for value in values for seed in sorted(runs["seed"].unique())]
+    wide = wide.reindex(columns=ordered)
+    return out.assign(_cell=key(out)).merge(wide, left_on="_cell", right_index=True, how="left").drop(columns="_cell")
+
+
+def seed_values(row, value: str) -> dict[int, float]:
+    """{seed: value} of one row of a table with <value>_seed<N> columns."""
+    found = {}
+    for column in row.index:
+        match = SEED_COLUMN.match(str(column))
+        if match and match["value"] == value:
+            found[int(match["seed"])] = float(row[column])
+    return dict(sorted(found.items()))
 
 
 def table_main(runs: pd.DataFrame) -> pd.DataFrame:
@@ -30,12 +64,15 @@ def table_main(runs: pd.DataFrame) -> pd.DataFrame:
     out = g[RUN_VALUES + ["constraint_holds"]].mean()
     out["gap_sd"] = g["gap"].std(ddof=1)
     out["seeds"] = g.size()
-    return out.reset_index()
+    return _with_seed_columns(out.reset_index(), runs, RUN_KEYS, SEED_VALUES)
 
 
 def table_geometry(runs: pd.DataFrame) -> pd.DataFrame:
-    """Participation ratio (with PR / r^2), PCA spectra and coverage curves, averaged over seeds."""
+    """Participation ratio (with PR / r^2), PCA spectra and coverage curves, averaged over seeds; per seed the value
+    over dim (`value_over_dim_seed<N>`: PR / r^2 on the pr rows)."""
     g = runs.groupby(["measure", "source", "variant", "r", "dim", "x"], dropna=False, sort=False)["value"]
     out = g.agg(["mean", "std", "size"]).reset_index().rename(columns={"mean": "value", "std": "sd", "size": "seeds"})
     out["value_over_dim"] = out["value"] / out["dim"]
-    return out
+    keys = ["measure", "source", "variant", "r", "dim", "x"]
+    runs = runs.assign(value_over_dim=runs["value"] / runs["dim"])
+    return _with_seed_columns(out, runs, keys, ["value_over_dim"])

@@ -1,9 +1,11 @@
 """The images, prepared by the `data_prepare` rule under data/raw/<dataset>/.
 
 data: embedded: scikit-learn's 8x8 digits (1,797 real handwritten digits shipped inside the scikit-learn wheel, sha256-
-checked); a fixed class-stratified split (independent of the run seed) of n_train training images and a probe set of
-held-out images for the NTK. data: real: Cohen et al.'s protocol, the first `cifar10.n_train` images of the CIFAR-10
-training set (official archive, md5-checked) and the next `probe_size` as the probe. Inputs are standardised per pixel
+checked); a class-stratified split of n_train training images and a probe set of held-out images for the NTK, drawn
+from the run's seed (seed stream "split", common/seed_streams.py; claims contract v2: every random choice follows the run
+seed). data: real: Cohen et al.'s protocol, the first `cifar10.n_train` images of the CIFAR-10
+training set (official archive, md5-checked) and the next `probe_size` as the probe (the published protocol: not
+drawn). Inputs are standardised per pixel
 and channel with training statistics (Cohen et al.'s center + standardize); targets are one-hot (square loss)."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from neurips26.common.cifar import read_cifar
 from neurips26.common.digits import DIGITS_FILE, read_digits  # noqa: F401 (DIGITS_FILE: re-exported for the tests)
 from neurips26.common.errors import UserError
+from neurips26.common.seed_streams import rng as seed_stream
 
 N_CLASSES = 10
 
@@ -28,9 +31,9 @@ class Split:
     shape: tuple[int, int, int] = (1, 8, 8)  # (channels, side, side) of one image, for the CNN
 
 
-def stratified_order(labels: np.ndarray, split_seed: int) -> np.ndarray:
-    """A seeded permutation with the classes interleaved, so that any prefix is balanced."""
-    order = np.random.default_rng(split_seed).permutation(len(labels))
+def stratified_order(labels: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+    """A random permutation (from `generator`) with the classes interleaved, so that any prefix is balanced."""
+    order = generator.permutation(len(labels))
     by_class = [order[labels[order] == c] for c in range(N_CLASSES)]
     return np.array([i for group in zip(*by_class) for i in group] +
                     [i for g in by_class for i in g[min(map(len, by_class)):]])
@@ -45,19 +48,24 @@ def standardised_split(pixels: np.ndarray, labels: np.ndarray, train: np.ndarray
     return Split(scale(train), labels[train], scale(probe), shape)
 
 
-def make_split(pixels: np.ndarray, labels: np.ndarray, n_train: int, probe_size: int, split_seed: int) -> Split:
+def make_split(pixels: np.ndarray, labels: np.ndarray, n_train: int, probe_size: int, seed: int) -> Split:
+    """The training subset and the probe set of the run with this seed (its "split" stream)."""
     if n_train + probe_size > len(labels):
         raise UserError(f"wd_eos: n_train + probe_size = {n_train + probe_size} exceeds the {len(labels)} digits")
-    order = stratified_order(labels, split_seed)
+    order = stratified_order(labels, seed_stream(seed, "split"))
     return standardised_split(pixels, labels, order[:n_train], order[n_train:n_train + probe_size], (1, 8, 8))
 
 
-def load_split(raw_dir: str | Path, cfg) -> Split:
+def load_split(raw_dir: str | Path, cfg, seed: int | None = None) -> Split:
+    """The run's data: the run's `seed` draws the digits split (required there); data: real takes CIFAR-10's published
+    first images, whatever the seed."""
     if cfg.data == "real":
         n_train, probe_size = int(cfg.cifar10.n_train), int(cfg.probe_size)
         pixels, labels = read_cifar(raw_dir, "cifar10", "train", count=n_train + probe_size)
         pixels = pixels.astype(np.float64)
         return standardised_split(pixels, labels, np.arange(n_train), np.arange(n_train, n_train + probe_size),
                                   (3, 32, 32))
+    if seed is None:
+        raise UserError("wd_eos: the digits split is drawn from the run's seed; load_split needs seed=")
     pixels, labels = read_digits(raw_dir)
-    return make_split(pixels, labels, int(cfg.n_train), int(cfg.probe_size), int(cfg.split_seed))
+    return make_split(pixels, labels, int(cfg.n_train), int(cfg.probe_size), int(seed))

@@ -32,7 +32,7 @@ def run(ctx: StageContext) -> None:
     folder = prepared_data_dir(ctx, str(ctx.cfg.datasets[ctx.cfg.data]))
     seed = ctx.require_seed()
     seed_everything(seed)
-    split = data.load_split(folder, ctx.cfg)
+    split = data.load_split(folder, ctx.cfg, seed)  # the run's seed draws the split
     point = ctx.cfg.run
     trace = experiments.run(ctx.cfg, split, str(point.arch), str(point.decay), float(point.eta), float(point.wd), seed,
                             resolve_device(str(ctx.cfg.device)))
