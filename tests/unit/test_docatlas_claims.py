@@ -2,16 +2,12 @@
 fails), the budget check is a sanity row, the MMLongBench-Doc claims are listed and decided at scale=paper data=real,
 and the document validates against the schema and the registry."""
 
-import json
-from types import SimpleNamespace
 
-import jsonschema
 import pandas as pd
 from omegaconf import OmegaConf
 
-from neurips26.common.claims import check_registered, claims_document
-from neurips26.common.registry import repo_root
 from neurips26.papers.docatlas import paper_claims, tables
+from tests.claims_check import checked_document
 
 # correct answers out of 10 questions (5 single-page, 5 cross-page) per agent, before the per-seed jitter
 CORRECT = {"direct": 2, "static_rag": 5, "harness": 8, "no_notes": 6, "no_review": 5, "no_refine": 7, "rl_policy": 9}
@@ -74,15 +70,9 @@ def test_a_tie_is_inconclusive_and_two_seeds_decide_nothing():
     assert e["harness_beats_rag_beats_direct_generated"]["verdict"] == "inconclusive"
 
 
-def test_claims_v2_document_validates_and_matches_the_registry():
+def test_claims_v2_document_validates_and_matches_the_registry(tmp_path):
     claims, _ = paper_claims.build(_episodes(), _curve(), CFG)
     # the registry lists the R-manual ordering too: a run with the manuals has it
     manuals = _episodes().assign(corpus="r_manuals")
     claims, _ = paper_claims.build(pd.concat([_episodes(), manuals]), _curve(), CFG)
-    seeds = [0, 1, 2]
-    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
-                  "data": "embedded", "seeds": seeds, "config_sha256": None, "inputs": {}}
-    document = claims_document("docatlas", SimpleNamespace(scale_name="default", data="embedded", seeds=seeds),
-                               claims, provenance)
-    jsonschema.validate(document, json.loads((repo_root() / "workflow/schemas/claims.schema.json").read_text()))
-    check_registered(document)
+    checked_document("docatlas", claims, tmp_path)

@@ -1,19 +1,15 @@
 """docptbench: the geometric capture profile, the tables' pooling, the claims' definitions and the cheap stages."""
 
-import json
 import subprocess
 import sys
-from types import SimpleNamespace
 
-import jsonschema
 import numpy as np
 import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.claims import check_registered, claims_document
-from neurips26.common.registry import repo_root
 from neurips26.papers.docptbench import camera, experiments, paper_claims, stages, tables
+from tests.claims_check import checked_document
 
 PHOTOMETRIC = ("curl", "fold_shading", "light_gradient", "shadow", "blur_sigma", "noise_sigma")
 
@@ -152,7 +148,7 @@ def test_stage_kinds_match_and_stages_import_cheaply():
     assert out.strip() == "[]"
 
 
-def test_claims_v2_document_validates_and_matches_the_registry():
+def test_claims_v2_document_validates_and_matches_the_registry(tmp_path):
     runs = pd.concat([_runs((0, 1, 2), jitter=0.01).assign(parser=p) for p in ("rapidocr", "tesseract")])
     runs = pd.concat([runs, runs[runs.severity == 1].assign(severity=2, overall_edit=lambda f: f.overall_edit + 0.1)])
     for column in ("bleu", "chrf", "steds"):
@@ -161,13 +157,7 @@ def test_claims_v2_document_validates_and_matches_the_registry():
     parsing = tables.parsing(runs).assign(severity=lambda t: t.severity.astype(str))
     translation = tables.translation(runs).assign(severity=lambda t: t.severity.astype(str))
     claims, metrics = paper_claims.build(parsing, translation, cfg)
-    seeds = [0, 1, 2]
-    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
-                  "data": "embedded", "seeds": seeds, "config_sha256": None, "inputs": {}}
-    document = claims_document("docptbench", SimpleNamespace(scale_name="default", data="embedded", seeds=seeds),
-                               claims, provenance)
-    jsonschema.validate(document, json.loads((repo_root() / "workflow/schemas/claims.schema.json").read_text()))
-    check_registered(document)
+    document = checked_document("docptbench", claims, tmp_path)
     verdicts = {c["id"]: c["verdict"] for c in document["claims"]}
     assert verdicts["severity_monotone"] == "holds"  # severity 2 adds 0.1 edit on every seed
     assert verdicts["translation_drop_smaller"] == "inconclusive"  # decided at scale=paper data=real

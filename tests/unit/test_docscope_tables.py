@@ -1,16 +1,12 @@
 """docscope tables and claims on a hand-made run frame: stage scores, oracle marginal gains, dispersion drops, kappa;
 the v2 claims (per-seed tests) on three hand-made seeds."""
 
-import json
-from types import SimpleNamespace
 
-import jsonschema
 import pandas as pd
 import pytest
 
-from neurips26.common.claims import check_registered, claims_document
-from neurips26.common.registry import repo_root
 from neurips26.papers.docscope import paper_claims, tables
+from tests.claims_check import checked_document
 
 SYSTEMS = ["bm25_paragraph", "bm25_line", "bm25_ocr_paragraph", "oracle_pages", "oracle_regions", "oracle_facts",
            "noisy_boxes_0.01", "noisy_boxes_0.02", "noisy_boxes_0.04"]  # fmt: skip
@@ -120,11 +116,6 @@ def test_claims_v2_two_seeds_inconclusive():
     assert entry["verdict"] == "inconclusive" and "at least 3" in entry["why_inconclusive"]
 
 
-def test_claims_v2_document_validates_and_matches_the_registry():
+def test_claims_v2_document_validates_and_matches_the_registry(tmp_path):
     claims = paper_claims.build(_runs(), _calibration((0, 1, 2)), "bm25_paragraph", "bm25_ocr_paragraph")
-    cfg = SimpleNamespace(scale_name="default", data="embedded", seeds=[0, 1, 2])
-    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
-                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
-    document = claims_document("docscope", cfg, claims, provenance)
-    jsonschema.validate(document, json.loads((repo_root() / "workflow/schemas/claims.schema.json").read_text()))
-    check_registered(document)
+    checked_document("docscope", claims, tmp_path)

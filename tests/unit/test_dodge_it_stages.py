@@ -11,6 +11,7 @@ from neurips26.common.errors import UserError
 from neurips26.common.stage import StageContext
 from neurips26.papers.dodge_it import paper_claims, tables
 from neurips26.papers.dodge_it.stages import STAGES
+from tests.claims_check import checked_document
 
 
 @pytest.fixture
@@ -130,17 +131,7 @@ def test_rl_curves_average_over_seeds():
 
 
 def test_the_claims_document_validates_against_the_schema_and_the_registry(tmp_path):
-    from neurips26.common.claims import check_registered, claims_document, validate_claims
-    from neurips26.common.config import compose
-
     episodes = _episodes(RATES)
     claims = paper_claims.build(tables.safelibero_proxy(episodes), tables.trace_vs_contacts(episodes),
                                 tables.per_seed(episodes))
-    for path in {e for c in claims for e in c.evidence}:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text("x")
-    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
-                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
-    document = claims_document("dodge_it", compose("dodge_it", []), claims, provenance)
-    validate_claims(document, base=tmp_path)
-    check_registered(document)
+    checked_document("dodge_it", claims, tmp_path)

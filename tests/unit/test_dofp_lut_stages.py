@@ -7,6 +7,7 @@ from omegaconf import OmegaConf
 from neurips26.common.config import compose
 from neurips26.common.errors import UserError
 from neurips26.papers.dofp_lut import data, paper_claims, tables
+from tests.claims_check import checked_document
 
 
 def test_unknown_and_missing_images_are_clear_errors(tmp_path):
@@ -99,14 +100,5 @@ def test_speed_is_untested_when_timing_is_off(cfg):
 
 
 def test_the_claims_document_validates_against_the_schema_and_the_registry(cfg, tmp_path):
-    from neurips26.common.claims import check_registered, claims_document, validate_claims
-
     claims, _ = paper_claims.build(*_runs(), cfg)
-    for path in {e for c in claims for e in c.evidence}:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text("x")
-    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
-                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
-    document = claims_document("dofp_lut", compose("dofp_lut", []), claims, provenance)
-    validate_claims(document, base=tmp_path)
-    check_registered(document)
+    checked_document("dofp_lut", claims, tmp_path)

@@ -7,6 +7,7 @@ from omegaconf import OmegaConf
 from neurips26.common.claims import check_registered
 from neurips26.common.config import compose
 from neurips26.papers.ensemble_mi import paper_claims
+from tests.claims_check import checked_document
 
 REALS = ("imdb", "rt", "bbc")
 SEEDS = {0: 0.0, 1: 0.004, 2: -0.004}  # seed -> a small per-seed shift (the intervals need spread)
@@ -98,15 +99,6 @@ def test_the_config_fixes_every_threshold_the_claims_use():
 
 
 def test_the_claims_document_validates_against_the_schema(tmp_path):
-    from neurips26.common.claims import claims_document, validate_claims
-
     cfg = compose("ensemble_mi", [])
     claims = paper_claims.build(runs(0.05), cfg)
-    for path in {e for c in claims for e in c.evidence}:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text("x")
-    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
-                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
-    document = claims_document("ensemble_mi", cfg, claims, provenance)
-    validate_claims(document, base=tmp_path)
-    check_registered(document)
+    checked_document("ensemble_mi", claims, tmp_path)

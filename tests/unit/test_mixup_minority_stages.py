@@ -8,6 +8,7 @@ from neurips26.common.config import compose
 from neurips26.common.errors import UserError
 from neurips26.common.stage import StageContext
 from neurips26.papers.mixup_minority import data, experiments, paper_claims, stages
+from tests.claims_check import checked_document
 
 
 def _lpm_runs(instance_curve, bmls_cos, ms_cos):
@@ -106,15 +107,6 @@ def test_mixed_label_hist_matches_closed_form():
 
 
 def test_the_claims_document_validates_and_matches_the_registry(tmp_path):
-    from neurips26.common.claims import check_registered, claims_document, validate_claims
-
     cfg = compose("mixup_minority", [])
     claims = paper_claims.build(_lpm_runs([-1 / 9, 0.2, 0.6], -1 / 9, -1 / 9), _lt_runs(0.2), cfg)
-    for path in {e for c in claims for e in c.evidence}:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text("x")
-    provenance = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default",
-                  "data": "embedded", "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}
-    document = claims_document("mixup_minority", cfg, claims, provenance)
-    validate_claims(document, base=tmp_path)
-    check_registered(document)
+    checked_document("mixup_minority", claims, tmp_path)
