@@ -127,8 +127,11 @@ def _build(main_table, scale="default"):
 def test_claims_from_hand_made_tables_hold_and_fail():
     claims = _build(_main_table())
     assert {k: c["verdict"] for k, c in claims.items()} == {
-        "canonicalisation": "holds", "conflict_recall": "holds", "executability": "holds", "naive_bias_grows": "holds",
-        "cohort_agreement": "holds", "paper_scale": "inconclusive", "auditable_reasoning": "inconclusive"}
+        "canonicalisation": "holds", "conflict_recall": "holds", "executability": "inconclusive",
+        "naive_bias_grows": "holds", "cohort_agreement": "holds", "paper_scale": "inconclusive",
+        "auditable_reasoning": "inconclusive"}
+    # executability is decided on the real corpus only; the embedded tests still run and are shown
+    assert claims["executability"]["outcome"] == "holds" and "data=real" in claims["executability"]["why_inconclusive"]
     assert [c["passed"] for c in claims["canonicalisation"]["controls"]] == [True, True]
     assert set(claims["canonicalisation"]["per_seed"]) == {"0", "1", "2"}
     # a compiler below the bar on every seed fails; one missed conflict on one seed fails the 100% recall

@@ -69,8 +69,9 @@ def _executability(main: pd.DataFrame, execut: pd.DataFrame) -> Claim:
     return Claim(
         "executability", "the six query types execute when their kernels exist and otherwise return 'not executable' "
         "naming the missing kernels (paper: 80.5% executability)",
-        "per-seed share of executable queries (compiled): 95% t interval below 1; and every non-executable query of "
-        "every type names its missing kernels (share 1, a count rule)",
+        "decided on the real corpus only: the embedded world's executability is set by which kernels its generator "
+        "leaves out, so it cannot test the paper's 80.5%. Shown here: per-seed share of executable queries (compiled), "
+        "95% t interval below 1; and every non-executable query of every type names its missing kernels (a count rule)",
         [SeedTest("executability (compiled)", _by_seed(main, "compiled", "executability"), "<", 1.0),
          RuleTest("non-executable queries naming their missing kernels, smallest share over query types",
                   {"named_missing": named}, holds_if="named_missing >= 1", fails_if="named_missing < 1",
@@ -78,6 +79,7 @@ def _executability(main: pd.DataFrame, execut: pd.DataFrame) -> Claim:
                        "the six query types is 1, fails otherwise")],
         ["tables/main.csv", "tables/executability.csv", "figures/executability_by_query.png"],
         {"value": 0.805, "where": ABSTRACT + " (reported beside ours, not a threshold)"},
+        decided_at="paper", decided_data="real",
         measured={"pooled_executability": comp["executability"],
                   **{f"executable_{t}": cq.loc[t, "executable"] for t in cq.index}})
 
