@@ -21,6 +21,7 @@ FIRST, OTHER = (0, 1), (2, 3)
 def run(copy: Path, paper: str, seeds) -> dict[str, Path]:
     """Build the paper at tiny scale on `seeds`; its runs, tables and figures, keyed with seed k renamed to its rank."""
     listed = "[" + ",".join(str(s) for s in seeds) + "]"
+    shutil.rmtree(copy / "results" / paper, ignore_errors=True)  # only this seed set's files, all built afresh
     snakemake(copy, "--profile", "profiles/ci", "--cores", "2", f"results/{paper}/claims.json", "--config",
               f"seeds={listed}", f"papers=[{paper}]", timeout=900)
     saved = copy.parent / f"{paper}-{'-'.join(map(str, seeds))}"
