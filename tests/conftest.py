@@ -28,9 +28,12 @@ def copy_repository(dest: Path) -> Path:
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    # a fixed date: copies of the same files get the same commit, which every claims.json records (provenance), so
+    # results built in two copies (the local and the cluster run) compare byte for byte
+    dated = {**os.environ, "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
     subprocess.run([*git, "init", "-q"], cwd=dest, check=True)
     subprocess.run([*git, "add", "-A"], cwd=dest, check=True)
-    subprocess.run([*git, "commit", "-q", "-m", "copy"], cwd=dest, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "copy"], cwd=dest, check=True, env=dated)
     return dest
 
 

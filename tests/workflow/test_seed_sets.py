@@ -15,6 +15,8 @@ pytestmark = pytest.mark.workflow
 # hyperidac: its feature cache (candidate images, renderings, extractor init) used one fixed seed (1000) for every run
 # seed; it now draws one cache per seed through common/seed_streams.py.
 PAPERS = ("hyperidac",)
+# Artifacts that hold no random draw: the allocation table is the design's fixed-marginal allocation per regime.
+SEED_FREE = {"hyperidac": {"tables/allocation.csv"}}
 FIRST, OTHER = (0, 1), (2, 3)
 
 
@@ -51,7 +53,7 @@ def test_another_seed_set_redraws_every_artifact_and_the_same_set_repeats_it(pap
     other = run(copy, paper, OTHER)
     again = run(copy, paper, FIRST)
     assert first and set(first) == set(other) == set(again)
-    unchanged = [k for k in first if without_seed_column(first[k]) == without_seed_column(other[k])]
-    assert not unchanged, f"{paper}: artifacts that another seed set does not change: {unchanged}"
+    unchanged = {k for k in first if without_seed_column(first[k]) == without_seed_column(other[k])}
+    assert unchanged == SEED_FREE.get(paper, set()), f"{paper}: artifacts that another seed set does not change"
     differ = [k for k in first if first[k].read_bytes() != again[k].read_bytes()]
     assert not differ, f"{paper}: artifacts the same seed set does not reproduce byte for byte: {differ}"
