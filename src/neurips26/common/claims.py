@@ -31,7 +31,6 @@ from neurips26.common.registry import get_paper, registered_claims, repo_root
 VERDICTS = ("holds", "fails", "inconclusive")
 SCALES = ("tiny", "default", "long", "paper")  # in increasing size: a claim decided at one is undecided below it
 MIN_SEEDS = 3
-_HOLDS = {"holds": True, "fails": False, "inconclusive": None}
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 _COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
@@ -325,11 +324,16 @@ class Claim:
                  "tests": [t.to_json() for t in self.tests], "per_seed": self.seed_table(), "measured": measured,
                  "paper_value": {"value": plain_json(self.paper_value["value"]), "where": self.paper_value["where"]},
                  "controls": [c.to_json() for c in self.controls], "outcome": outcome, "verdict": verdict,
-                 "holds": _HOLDS[verdict], "decided_at": self.decided_at, "decided_data": self.decided_data,
+                 "holds": legacy_holds(verdict), "decided_at": self.decided_at, "decided_data": self.decided_data,
                  "evidence": list(self.evidence)}
         if why:
             entry["why_inconclusive"] = why
         return entry
+
+
+def legacy_holds(verdict: str) -> bool | None:
+    """The v1 field `holds`, derived from the computed verdict for old readers: None when inconclusive."""
+    return None if verdict == "inconclusive" else verdict == "holds"
 
 
 def _slug(name: str) -> str:
