@@ -5,7 +5,6 @@ environment, settings and data a verdict came from."""
 
 from __future__ import annotations
 
-import hashlib
 import platform
 import subprocess
 from importlib import metadata
@@ -13,17 +12,10 @@ from pathlib import Path
 
 import yaml
 
+from neurips26.common.fetch import sha256_of
 from neurips26.common.registry import repo_root
 
 KEY_PACKAGES = ("torch", "numpy", "scipy", "pandas", "scikit-learn", "snakemake", "dvc", "hydra-core")
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def git_state(root: Path) -> tuple[str | None, bool | None]:
@@ -60,7 +52,7 @@ def input_datasets(paper_id: str, root: Path) -> dict[str, str]:
     for dataset in registry:
         record = root / "data" / "raw" / dataset["id"] / "provenance.json"
         if paper_id in dataset.get("papers", []) and record.is_file():
-            found[str(record.relative_to(root))] = sha256_file(record)
+            found[str(record.relative_to(root))] = sha256_of(record)
     return found
 
 
@@ -69,5 +61,5 @@ def run_provenance(paper_id: str, cfg, config_path: Path | None) -> dict:
     commit, dirty = git_state(root)
     return {"commit": commit, "dirty": dirty, "python": platform.python_version(), "packages": package_versions(),
             "scale": cfg.scale_name, "data": cfg.data, "seeds": [int(s) for s in cfg.seeds],
-            "config_sha256": sha256_file(config_path) if config_path and Path(config_path).is_file() else None,
+            "config_sha256": sha256_of(config_path) if config_path and Path(config_path).is_file() else None,
             "inputs": input_datasets(paper_id, root)}
