@@ -19,11 +19,10 @@ from neurips26.common.registry import load_papers, repo_root
 from neurips26.report.html import page, paper_section, provenance_block, summary_table
 
 
-def claims_rows(paper_ids: list[str], results: Path) -> pd.DataFrame:
+def claims_rows(documents: dict[str, dict]) -> pd.DataFrame:
     """One row per claims.json entry of every paper: the verdict, the statistic, the paper's value, the controls."""
     rows = []
-    for paper_id in paper_ids:
-        document = json.loads((results / paper_id / "claims.json").read_text())
+    for paper_id, document in documents.items():
         for claim in document["claims"]:
             stat = claim["statistic"] or {}
             rows.append({"paper_id": paper_id, "claim_id": claim["id"], "kind": claim["kind"],
@@ -61,13 +60,13 @@ def job_seconds(paper_id: str, root: Path) -> float | None:
     return float(sum(pd.read_csv(f, sep="\t")["s"].iloc[-1] for f in files))
 
 
-def overview_rows(papers: list, chosen_ids: list[str], results: Path, root: Path) -> list[dict]:
+def overview_rows(papers: list, documents: dict[str, dict], root: Path) -> list[dict]:
     rows = []
     for paper in papers:
-        status = "implemented" if paper.id in chosen_ids else ("not in this run" if paper.implemented else "planned")
+        status = "implemented" if paper.id in documents else ("not in this run" if paper.implemented else "planned")
         row = {"id": paper.id, "title": paper.title, "seed_index": paper.seed_index, "status": status}
         if row["status"] == "implemented":
-            document = json.loads((results / paper.id / "claims.json").read_text())
+            document = documents[paper.id]
             verdicts = [c["verdict"] if c["kind"] == "claim" else "sanity" for c in document["claims"]]
             counts = {v: verdicts.count(v) for v in ("holds", "fails", "inconclusive", "sanity")}
             row.update(scale=document["scale"], counts=counts, seconds=job_seconds(paper.id, root))
@@ -80,22 +79,23 @@ def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: P
     papers = load_papers(root)
     chosen = [p for p in papers if p.id in paper_ids]
     planned = [p for p in papers if not p.implemented]
-    claims = claims_rows(paper_ids, results)
+    # each paper's claims.json, read once for the rows, the overview, the sections and the provenance
+    documents = {pid: json.loads((results / pid / "claims.json").read_text()) for pid in paper_ids}
+    claims = claims_rows(documents)
     counted = claims[claims["kind"] == "claim"] if len(claims) else claims
     verdicts = counted["verdict"].value_counts().to_dict() if len(claims) else {}
     sanity = int((claims["kind"] == "sanity").sum()) if len(claims) else 0
     summary = (f"{len(chosen)} implemented paper(s), {len(planned)} planned; {len(counted)} claims: "
                f"{verdicts.get('holds', 0)} hold, {verdicts.get('fails', 0)} fail, "
                f"{verdicts.get('inconclusive', 0)} inconclusive; {sanity} sanity checks (not counted).")
-    documents = [json.loads((results / pid / "claims.json").read_text()) for pid in paper_ids]
     staging = output.with_name(output.name + ".part")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    overview = summary_table(overview_rows(papers, paper_ids, results, root))
-    (staging / "index.html").write_text(page([paper_section(p, results) for p in chosen], planned, summary, overview,
-                                               provenance_block(documents)))
+    overview = summary_table(overview_rows(papers, documents, root))
+    (staging / "index.html").write_text(page([paper_section(p, results, documents[p.id]) for p in chosen], planned, summary,
+                                               overview, provenance_block(list(documents.values()))))
     claims.to_csv(staging / "claims.csv", index=False)
-    (staging / "provenance.json").write_text(json.dumps({d["paper_id"]: d["provenance"] for d in documents}, indent=2)
+    (staging / "provenance.json").write_text(json.dumps({pid: d["provenance"] for pid, d in documents.items()}, indent=2)
                                              + "\n")
     manifest_rows(producers, root).to_csv(staging / "manifest.tsv", sep="\t", index=False)
     shutil.rmtree(output, ignore_errors=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import json
 from html import escape
 from pathlib import Path
 
@@ -126,9 +125,8 @@ def csv_block(path: Path, label: str, max_rows: int = 60) -> str:
     return f"<h4>{escape(label)}</h4>" + shown.to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0) + more
 
 
-def paper_section(paper, results: Path) -> str:
+def paper_section(paper, results: Path, document: dict) -> str:
     base = results / paper.id
-    document = json.loads((base / "claims.json").read_text())
     parts = [
         f'<h2 id="{paper.id}">{paper.seed_index}. {escape(paper.title)} <small>(<code>{paper.id}</code>)</small></h2>',
         f"<p>scale <code>{document['scale']}</code>, data <code>{document['data']}</code>, seeds "
