@@ -47,14 +47,14 @@ def _ours(claim: dict) -> str:
     text = f"{stat.get('name', '')} = {_number(stat.get('estimate'))}"
     if stat.get("ci_low") is not None:
         text += f" [{_number(stat['ci_low'])}, {_number(stat['ci_high'])}], n = {stat['n']}"
-    return text.replace("|", "\\|")
+    return text
 
 
 def _verdict(claim: dict) -> str:
     verdict = f"**{claim['verdict']}**"
     if claim.get("why_inconclusive"):
         verdict += f" ({claim['why_inconclusive']})"
-    return verdict.replace("|", "\\|")
+    return verdict
 
 
 def readme_table(document: dict) -> str:
@@ -71,8 +71,7 @@ def readme_table(document: dict) -> str:
         controls = ", ".join(f"{c['kind']} `{c['id']}`: {state[c['passed']]}" for c in claim["controls"]) or "-"
         cells = [f"`{claim['id']}`", claim["kind"], claim["criterion"], _ours(claim), paper_text, controls,
                  _verdict(claim)]
-        lines.append("| " + " | ".join(cell.replace("\n", " ").replace("|", "\\|") if i not in (3, 6) else cell
-                                          for i, cell in enumerate(cells)) + " |")
+        lines.append("| " + " | ".join(cell.replace("\n", " ").replace("|", "\\|") for cell in cells) + " |")
     return "\n".join(lines)
 
 
