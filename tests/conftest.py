@@ -51,8 +51,12 @@ def snakemake(copy: Path, *args: str, check: bool = True, timeout: int = 600,
               warm: bool = False) -> subprocess.CompletedProcess:
     """`warm`: jobs fork from a server that has imported the heavy libraries (common/warm_start.py)."""
     env = {**env_for(copy), **({"NEURIPS26_WARM_START": "1"} if warm else {})}
-    result = subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=copy, env=env, text=True,
-                            capture_output=True, timeout=timeout)
+    try:
+        result = subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=copy, env=env, text=True,
+                                capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired as hung:  # say which jobs ran and which one hung, not only that it timed out
+        log = hung.stderr.decode(errors="replace") if isinstance(hung.stderr, bytes) else (hung.stderr or "")
+        raise AssertionError(f"snakemake {' '.join(args)} ran past {timeout} s; its log ends:\n{log[-6000:]}") from None
     if check and result.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}")
     return result

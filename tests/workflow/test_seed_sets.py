@@ -25,7 +25,8 @@ def run(copy: Path, paper: str, seeds) -> dict[str, Path]:
     listed = "[" + ",".join(str(s) for s in seeds) + "]"
     shutil.rmtree(copy / "results" / paper, ignore_errors=True)  # only this seed set's files, all built afresh
     snakemake(copy, "--profile", "profiles/ci", "--cores", "2", f"results/{paper}/claims.json", "--config",
-              f"seeds={listed}", f"papers=[{paper}]", timeout=900)
+              # --config replaces the profile's whole config list, so its scale=tiny is restated here
+              "scale=tiny", f"seeds={listed}", f"papers=[{paper}]", timeout=900)
     saved = copy.parent / f"{paper}-{'-'.join(map(str, seeds))}"
     shutil.rmtree(saved, ignore_errors=True)
     shutil.copytree(copy / "results" / paper, saved)

@@ -69,7 +69,8 @@ def test_a_rerun_with_nothing_changed_does_nothing(tiny_run):
 
 
 def test_a_changed_parameter_reruns_its_paper(tiny_run):
-    result = snakemake(tiny_run, "results/all", "--profile", "profiles/ci", "--cores", "2", "-n", "--config", "seeds=[0]",
+    result = snakemake(tiny_run, "results/all", "--profile", "profiles/ci", "--cores", "2", "-n", "--config", "scale=tiny",
+                       "seeds=[0]",
                        "--quiet", "rules")
     assert "mec_mmd_config" in result.stdout and "report_build" in result.stdout
 
