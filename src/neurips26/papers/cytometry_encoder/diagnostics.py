@@ -1,4 +1,4 @@
-"""Diagnostics of the positive control (README: Open): the universe's true population frequencies of every sample, and
+"""Diagnostics of the positive control (JOURNAL: Open): the universe's true population frequencies of every sample, and
 how much of them a frozen embedding carries (this folder's pilots/positive_control_diagnostic.py)."""
 
 from __future__ import annotations
