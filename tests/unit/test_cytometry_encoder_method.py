@@ -568,7 +568,7 @@ def _pilot_report(seed, auroc, cpu=None):
 
 
 def test_specialist_pilot_rule_demands_no_longer_budget_be_better():
-    """The rule (README 'Sixth change'): the smallest budget that no longer budget beats by >= 0.01, at every cells
+    """The rule (JOURNAL 'Sixth change'): the smallest budget that no longer budget beats by >= 0.01, at every cells
     count; a longer budget scoring lower does not count against a shorter one; none sufficient -> the fallback 900."""
     from neurips26.papers.cytometry_encoder.specialist_pilot import RULE, select
 

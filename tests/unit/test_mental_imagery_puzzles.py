@@ -29,7 +29,7 @@ def rush_file() -> Path:
 
 
 # the jigsaw definitions: the photo jigsaw with the reference (puzzle.jigsaw absent), and without the reference, its
-# crop carrying the position-coding gradient, with 4x4- or 6x6-pixel tiles (README "Pilot 7")
+# crop carrying the position-coding gradient, with 4x4- or 6x6-pixel tiles (JOURNAL "Pilot 7")
 JIGSAWS = {"reference": {}, "gradient4": {"gradient": 0.8, "tile": 4, "reference": False},
            "gradient6": {"gradient": 0.8, "tile": 6, "reference": False}}
 

@@ -3,9 +3,6 @@ positive controls, on small hand-made cases."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -235,48 +232,6 @@ def test_dev_scores_by_hand():
         metrics.dev_score(probs, Y, grid, "f1")
 
 
-def _pilot_tool():
-    spec = importlib.util.spec_from_file_location("plant_pilot", Path(__file__).parents[2] / "tools/plant_pilot.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_pilot_simulation_stops_where_method_train_stops():
-    tool = _pilot_tool()
-    rng = np.random.default_rng(3)
-    for _ in range(20):
-        n = 12
-        rec = {"dev_micro": rng.random((n, 3)), "dev_macro": rng.random((n, 3)), "dev_p5": rng.random(n),
-               "test_macro": rng.random((n, 3))}
-        t = np.argmax(rec["dev_micro"], 1)
-        macro = rec["dev_macro"][np.arange(n), t]
-        for patience in (1, 3):
-            model, data = _decoder_case()
-            seq = iter(macro.tolist())
-            cfg = OmegaConf.create({"lr": 0.01, "batch": 2, "max_epochs": n, "patience": patience})
-            _, history, _ = method.train(model, data, np.arange(4), np.arange(4, 6), cfg, np.random.default_rng(0),
-                                         lambda probs, seq=seq: next(seq))
-            best, trained = tool.simulate(rec, ("patience", "macro", patience))
-            assert trained == len(history) and best == int(np.argmax(history))
-    assert tool.simulate(rec, ("fixed", 7)) == (6, 7)
-
-
-def test_convergence_budget_and_choice_rule():
-    tool = _pilot_tool()
-    curve = np.array([0.01, 0.03, 0.05, 0.06, 0.064, 0.066, 0.065])      # max 0.066; first within 0.005: 0.064
-    micro = np.tile([[0.1, 0.2]], (len(curve), 1))                        # threshold index 1 at every epoch
-    z = {f"laat_{s}_dev_micro": micro for s in (1, 2)}
-    z |= {f"laat_{s}_dev_macro": np.stack([np.zeros_like(curve), curve], 1) for s in (1, 2)}
-    assert tool.convergence_budget(z, (1, 2))[0] == 5
-    res = {"a": {"triples": [(1.0, 0.6), (3.0, 1.0)], "epochs": 20},     # fails on one triple (1.0 < 1.2)
-           "b": {"triples": [(1.0, 0.4), (2.0, 0.5)], "epochs": 30},     # passes but unaffordable
-           "c": {"triples": [(1.0, 0.4), (2.0, 0.9)], "epochs": 10}}     # passes
-    assert tool.choose4(res, ["a", "b", "c"]) == ("c", True)
-    res["c"]["triples"] = [(1.0, 0.8), (2.0, 0.9)]
-    assert tool.choose4(res, ["a", "b", "c"]) == ("a", False)             # none passes: largest min t (1.67 > 1.25)
-
-
 def _tiny_case(protocol="laat", restarts=2, stopping="fixed"):
     rng = np.random.default_rng(0)
     n, T, V = 16, 4, 6
@@ -330,23 +285,3 @@ def test_the_table_cache_across_restarts_changes_nothing():
             cached = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, 0.5, cache=cache)[0]
             pd.testing.assert_frame_equal(pd.DataFrame([cached]), pd.DataFrame([fresh]))
     assert sorted(cache) == [("l2r", True), ("oracle", True)]
-
-
-def test_pilot5_control_uses_the_first_dev_documents_and_the_rule_needs_both_triples():
-    pilot = _pilot_tool()
-    # 2 labels, dev = documents 0-3 (the first 2 are "the current dev set"), test = 4-7
-    Y = np.array([[1, 0], [0, 1], [1, 1], [0, 1], [1, 0], [0, 1], [1, 0], [0, 1]], dtype=np.float32)
-    pad = lambda a: np.hstack([a, np.zeros((len(a), 3), dtype=a.dtype)])   # noqa: E731 (3 labels never positive: P@5 needs 5)
-    corpus = Corpus(labels=list("ABCDE"), train_counts=np.array([3, 3, 1, 1, 1]), rare=np.array([1, 0, 1, 1, 1]) > 0,
-                    texts=[""] * 8, split=np.array(["dev"] * 4 + ["test"] * 4), Y=pad(Y))
-    laat_dev = np.array([[0.6, 0.4], [0.2, 0.6], [0.4, 0.4], [0.1, 0.4]])   # best threshold: 0.5 on 2 docs, 0.3 on 4
-    z = {"laat_0_0_dev": pad(laat_dev), "laat_0_0_test": pad(np.full((4, 2), 0.45)),
-         "oracle_0_0_test": pad(np.array([[0.9, 0.1], [0.1, 0.9], [0.9, 0.1], [0.1, 0.9]]))}
-    grid = [0.3, 0.5]
-    # at 0.5: LAAT predicts nothing (macro-F1 0), the oracle is perfect (1): +100 points
-    assert pilot.control5(z, corpus, 0, 1, 2, grid) == pytest.approx(100.0)
-    # at 0.3: LAAT predicts every label everywhere: F1 2/3 on both labels; the oracle still perfect
-    assert pilot.control5(z, corpus, 0, 1, 4, grid) == pytest.approx(100 * (1 - 2 / 3))
-    a, b = pilot.TRIPLES5
-    assert pilot.choose5({(400, a): (1.0, 0.4), (400, b): (1.0, 0.3), (100, a): (0.0, 1.0), (100, b): (0.0, 1.0)}) == 400
-    assert pilot.choose5({(400, a): (1.0, 0.4), (400, b): (1.0, 0.6), (100, a): (5.0, 1.0), (100, b): (5.0, 1.0)}) == 100

@@ -26,7 +26,7 @@ CYTO_ANNDATA = expand(f"{CYTO}/runs/anndata/seed{{seed}}", seed=SEEDS)
 CYTO_TABLE_INPUTS = {
     "tasks": CYTO_TASK_RUNS,
     "scaling": CYTO_SWEEP_RUNS,
-    # the per-seed rows of tasks and scaling: claims 1 and 3 read seed intervals (README: fifth change)
+    # the per-seed rows of tasks and scaling: claims 1 and 3 read seed intervals (JOURNAL: fifth change)
     "tasks_seeds": CYTO_TASK_RUNS,
     "scaling_seeds": CYTO_SWEEP_RUNS,
     "removal": [f"{CYTO}/runs/removal.csv"],

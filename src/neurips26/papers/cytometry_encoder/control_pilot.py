@@ -1,4 +1,4 @@
-"""The positive control's pilot (README 'Fourth pilot'; run by hand, on seeds outside every configured seed set, before
+"""The positive control's pilot (JOURNAL 'Fourth pilot'; run by hand, on seeds outside every configured seed set, before
 the final runs):
 
     python -m neurips26.papers.cytometry_encoder.control_pilot run --seed 98 --data RUNS --workdir /tmp/pc/98
@@ -98,7 +98,7 @@ def run(args) -> None:
 
 
 def select(paths: list[Path]) -> dict:
-    """The rule (fixed before the pilot ran; README): average the ceiling and the shared-marker quantiles over the pilot
+    """The rule (fixed before the pilot ran; JOURNAL): average the ceiling and the shared-marker quantiles over the pilot
     seeds; a candidate is valid when the ceiling >= min_ceiling (the label is identifiable from frequencies) and the
     quantiles stay >= min_gap below it (the signal needs cross-panel alignment); chosen: the valid candidate with the
     smallest effect (the task stays off the ceiling), ties broken by the lower quantile AUROC. Encoders are not read."""

@@ -1,5 +1,5 @@
-"""Diagnostics of the positive control (README: Open): the universe's true population frequencies of every sample, and
-how much of them a frozen embedding carries (tools/cytometry_encoder_positive_control_diagnostic.py)."""
+"""Diagnostics of the positive control (JOURNAL: Open): the universe's true population frequencies of every sample, and
+how much of them a frozen embedding carries (this folder's pilots/positive_control_diagnostic.py)."""
 
 from __future__ import annotations
 

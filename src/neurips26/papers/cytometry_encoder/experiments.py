@@ -22,7 +22,7 @@ def variants(cfg) -> dict[str, tuple[int, float, str]]:
     out = {"base": (base, 1.0, kind)}
     out.update({f"width{int(w)}": (int(w), 1.0, kind) for w in cfg.sweeps.capacity if int(w) != base})
     out.update({f"corpus{float(f):g}": (base, float(f), kind) for f in cfg.sweeps.corpus if float(f) != 1.0})
-    if kind != "hashed" and bool(cfg.sweeps.get("hashed_ablation", True)):  # off at default (README: fifth change)
+    if kind != "hashed" and bool(cfg.sweeps.get("hashed_ablation", True)):  # off at default (JOURNAL: fifth change)
         out["hashed"] = (base, 1.0, "hashed")
     return out
 
@@ -70,7 +70,7 @@ def control_null(cfg, z: np.ndarray, rows: list[Sample], seed: int) -> list[dict
     """The negative control's permutation null: the probe's CV AUROC on `null.permutations` relabellings plus one more
     held-out relabelling ('fresh', perm 0): a draw from the null by construction, the claim's positive control. Labels
     are permuted within each study, as the labels are drawn (balanced within each study), so the null is exchangeable
-    with the observed labelling (README: the fix). Each seed has its own world (its own control labels), so each draws
+    with the observed labelling (JOURNAL: the fix). Each seed has its own world (its own control labels), so each draws
     its own relabellings, from the seed's 'permutation_null' stream; the mean over seeds of relabelling k is one draw
     of the null of the seed mean (the seeds' relabellings are independent, each exchangeable with its own labels)."""
     from neurips26.common.seed_streams import derived_seed
@@ -112,7 +112,7 @@ def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: d
 
 def specialist_steps(cfg) -> int:
     """The specialists' step budget: `specialist.steps`, or the generalist's `pretrain.steps` when it is unset (null).
-    The default scale sets its own (the sixth change's pilot, README); tiny and the paper scale keep the generalist's."""
+    The default scale sets its own (the sixth change's pilot, JOURNAL); tiny and the paper scale keep the generalist's."""
     steps = cfg.get("specialist", {}).get("steps")
     return int(cfg.pretrain.steps if steps is None else steps)
 

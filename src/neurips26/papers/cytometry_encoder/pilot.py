@@ -1,4 +1,4 @@
-"""The pilot (run once, by hand, on a seed outside every configured seed set, before the final runs; README 'Pilot'):
+"""The pilot (run once, by hand, on a seed outside every configured seed set, before the final runs; JOURNAL 'Pilot'):
 
     python -m neurips26.papers.cytometry_encoder.pilot --seed 99 --workdir /tmp/cyto_pilot --steps 150 300 600 \
         [--data results/cytometry_encoder/runs] [--set pretrain.batch=32 --set pretrain.cells=16 ...]
@@ -8,7 +8,7 @@ builds them in --workdir), then pretrains the base encoder at every step budget 
 the pilot seed and probes it frozen (and the random-init encoder) on every task. Read before any configured seed is
 run: (1) the budget rules -- doubling S -> 2 S lowers the end-of-pretraining loss by less than
 `pretrain.convergence.doubling_tolerance` (relative; the first two pilots' rule), and the change of the frozen AUROC
-averaged over the four signal tasks (the third pilot's rule, README); (2) the positive control -- on the cross-study task the
+averaged over the four signal tasks (third pilot's rule, JOURNAL); (2) the positive control -- on the cross-study task the
 pretrained frozen encoder beats the random-init one by >= claims.positive_control_gain. --set key=value overrides the
 config (the candidate settings compared in the pilot).
 """

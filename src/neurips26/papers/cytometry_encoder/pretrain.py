@@ -61,7 +61,7 @@ def pretrain(model: SetEncoder, samples: list[Sample], cfg, seed: int, on_step=N
     a loss below it means the encoder reads a cell's co-expression, the structure populations are made of.
     `on_step(step, model)`, if given, is called before the first step (0) and after every step (1..steps), in train
     mode; it may embed (the training draws its own generators, never a global one) but must leave the model as it was
-    (tools/cytometry_encoder_positive_control_diagnostic.py probes snapshots along the schedule)."""
+    (pilots/positive_control_diagnostic.py probes snapshots along the schedule)."""
     p = cfg.pretrain
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)

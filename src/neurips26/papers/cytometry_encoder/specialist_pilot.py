@@ -1,4 +1,4 @@
-"""The specialists' budget pilot (README 'Sixth change'; run by hand, on seeds outside every configured seed set, before
+"""The specialists' budget pilot (JOURNAL 'Sixth change'; run by hand, on seeds outside every configured seed set, before
 the final runs):
 
     python -m neurips26.papers.cytometry_encoder.specialist_pilot run --seed 96 --data RUNS --workdir /tmp/sp/96
@@ -66,7 +66,7 @@ def run(args) -> None:
 
 
 def select(reports: list[dict]) -> dict:
-    """The rule and the estimate (RULE, ESTIMATE; README 'Sixth change') on the pilot seeds' reports."""
+    """The rule and the estimate (RULE, ESTIMATE; JOURNAL 'Sixth change') on the pilot seeds' reports."""
     steps = sorted(reports[0]["steps"])
     cells = sorted(reports[0]["cells"])
     runs = [r for rep in reports for r in rep["runs"]]

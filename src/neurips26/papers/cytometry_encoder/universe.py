@@ -153,7 +153,7 @@ def generate(u, tasks, root: Path, seed: int) -> dict:
                        + rng.choice(novel, n_novel, replace=False).tolist())
         if t.taxonomy == "positive_control":
             # the earlier design's draws on the shared stream, discarded: kept so that every other study (the corpus
-            # and the five paper tasks) is drawn as before the control was redesigned (README; the world of a seed
+            # and the five paper tasks) is drawn as before the control was redesigned (JOURNAL; the world of a seed
             # then does not depend on the control's settings)
             core = rng.choice(common, int(t.shared_markers), replace=False).tolist()
             rest = [m for m in common if m not in core]

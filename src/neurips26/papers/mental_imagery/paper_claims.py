@@ -159,7 +159,7 @@ def _scale(solve_seeds: pd.DataFrame) -> Claim:
 
 def build(solve: pd.DataFrame, solve_seeds: pd.DataFrame, probe: pd.DataFrame, probe_seeds: pd.DataFrame,
           cfg) -> list[Claim]:
-    """`solve` and `probe` (the means over seeds) are the tables the README shows; the tests read the per-seed rows."""
+    """`solve` and `probe` (the means over seeds) are the summary tables (tables/); the tests read the per-seed rows."""
     cap = int(cfg.train.max_steps)
     return [_learns(solve_seeds), _probes(probe_seeds), _gains(solve_seeds, cap), _where(solve_seeds, cap),
             _scale(solve_seeds)]

@@ -1,4 +1,4 @@
-"""Learnability pilot (run by hand, on a seed outside the configured seeds; its numbers are written in the README):
+"""Learnability pilot (run by hand, on a seed outside the configured seeds; its numbers are written in the JOURNAL):
 
     python -m neurips26.papers.mental_imagery.pilot --seed 11 [--overfit 100] [--time-variants] [hydra overrides ...]
 

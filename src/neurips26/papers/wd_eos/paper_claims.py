@@ -84,7 +84,7 @@ def log_change_by_seed(runs: pd.DataFrame, value: str) -> dict[int, float]:
 
 
 def within_seed_trend(runs: pd.DataFrame, value: str) -> dict:
-    """The pooled trend of issue 29 (kept as an ablation beside the per-seed test, and for tools/wd_eos_pilot.py):
+    """The pooled trend of issue 29 (kept as an ablation beside the per-seed test, and for pilots/cnn_pilot.py):
     least-squares slope of log(value) on lambda over every run, with one intercept per seed, its standard error from
     the residuals (runs - seeds - 1 degrees of freedom) and t = slope / SE. Runs with a missing or non-positive value are
     left out, and so is a seed with fewer than two lambdas left. `change`: exp(slope x lambda range) - 1. NaN without a

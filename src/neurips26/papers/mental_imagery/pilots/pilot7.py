@@ -1,4 +1,4 @@
-"""Pilot 7 (README "Pilot 7"; seed 11, outside every configured seed set): one jigsaw definition per process. The
+"""Pilot 7 (JOURNAL "Pilot 7"; seed 11, outside every configured seed set): one jigsaw definition per process. The
 seed's puzzles with that jigsaw (data.make_puzzles), the seed's VLM pretraining (pretrain.pretrain, default scale),
 variant A fine-tuned from it exactly as the run job does (experiments.build_model / load_backbone / train), then the
 test solve rates, the blind baseline, first-action accuracy and the jigsaw diagnostics:
@@ -10,7 +10,8 @@ test solve rates, the blind baseline, first-action accuracy and the jigsaw diagn
 
 Writes OUT/pilot7_<candidate>.json.
 
-    python tools/mental_imagery_pilot7.py OUT CANDIDATE     # CANDIDATE: reference | gradient4 | gradient6
+    python src/neurips26/papers/mental_imagery/pilots/pilot7.py OUT CANDIDATE
+    # CANDIDATE: reference | gradient4 | gradient6
 """
 
 import json

@@ -12,7 +12,7 @@
 Needs results/wd_eos/config.yaml and data/raw/digits (snakemake results/wd_eos/config.yaml data/raw/digits/provenance.json).
 The runs of 2026-12-01 (README, "CNN cap"):
     flock /tmp/neurips26-heavy.lock bash -c 'printf "23 0.01\\n47 0.01\\n37 0.01\\n73 0.01\\n23 0.0\\n" | \\
-        xargs -P 2 -L 1 bash -c "python tools/wd_eos_pilot.py run \\$0 \\$1 3600"'
+        xargs -P 2 -L 1 bash -c "python src/neurips26/papers/wd_eos/pilots/cnn_pilot.py run \\$0 \\$1 3600"'
     (second round: 13 19 29 41 43 53 67 71 at 0.01, cap 3600)
 The third pilot (issue 29, third session; README, "CNN step size, third pilot"): `run SEED LAMBDA 1800 0.04` on the
 seeds and lambdas written in the README before it ran.

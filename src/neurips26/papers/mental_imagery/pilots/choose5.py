@@ -1,10 +1,10 @@
-"""Pilot 5 step 2's pre-registered choice (README "Pilot 5"): among the pretraining candidates whose estimated
+"""Pilot 5 step 2's pre-registered choice (JOURNAL "Pilot 5"): among the pretraining candidates whose estimated
 per-seed job CPU (P + 4.55 F + 60 s) is at most 1.15 x today's (272 s), the largest mean margin of variant A over
 blind (seed 11), a margin within 0.01 of the best going to the cheaper; none unless it beats today's 0.076 by 0.05.
 Then the probe rule: the positive control random_code on the chosen candidate's probes (pooled, else changed cells).
 Writes config/mental_imagery/scale/default.yaml (pretrain.steps, train.max_steps) when a candidate is chosen.
 
-    python tools/mental_imagery_choose5.py OUT
+    python src/neurips26/papers/mental_imagery/pilots/choose5.py OUT
 """
 
 import re

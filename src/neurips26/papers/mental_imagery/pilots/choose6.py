@@ -1,5 +1,5 @@
-"""Pilot 6's pre-registered choice (README "Pilot 6", seed 11), from OUT/pilot6_uniform.json and
-OUT/pilot6_jigsaw3.json (tools/mental_imagery_pilot6.py):
+"""Pilot 6's pre-registered choice (JOURNAL "Pilot 6", seed 11), from OUT/pilot6_uniform.json and
+OUT/pilot6_jigsaw3.json (src/neurips26/papers/mental_imagery/pilots/pilot6.py):
 
 1. C's visual-token embedding: 'shared' (the patch encoder + the 2D positions of the input patches) unless C_shared's
    mean solve rate is below C_separate's by more than 0.03 (uniform mix).
@@ -10,7 +10,7 @@ OUT/pilot6_jigsaw3.json (tools/mental_imagery_pilot6.py):
 Prints the numbers and the choice, and writes it into config/mental_imagery/scale/default.yaml (model.z_embed, and
 pretrain.family_weight when (2) holds).
 
-    python tools/mental_imagery_choose6.py OUT
+    python src/neurips26/papers/mental_imagery/pilots/choose6.py OUT
 """
 
 import json

@@ -1,10 +1,11 @@
-"""Pilot 6 (README "Pilot 6"; seed 11, outside every configured seed set): one VLM pretraining per mix, then the
+"""Pilot 6 (JOURNAL "Pilot 6"; seed 11, outside every configured seed set): one VLM pretraining per mix, then the
 requested variants fine-tuned from it with experiments.run (the pipeline's own run: convergence rule, solve rates,
 blind baseline, probes), at the default scale. Writes OUT/pilot6_<mix>.json:
 {'mix', 'pretrain_s', 'description_acc', 'family_acc', 'runs': {'<variant>_<z_embed>': {'solve': {family: rate},
 'blind': {...}, 'first': {...}, 'steps', 'wall_s'}}}.
 
-    python tools/mental_imagery_pilot6.py OUT MIX RUN [RUN ...]     # MIX: uniform | jigsaw3; RUN: A:shared, C:separate
+    python src/neurips26/papers/mental_imagery/pilots/pilot6.py OUT MIX RUN [RUN ...]
+    # MIX: uniform | jigsaw3; RUN: A:shared, C:separate
 """
 
 import json

@@ -4,7 +4,7 @@ original / photographed / oracle-unwarped; the oracle's recovered fraction and t
 Decision rule (fixed before running): among the candidates whose oracle recovers >= 0.5 of the drop, take the one
 with the largest photographed drop. The real unwarper is not looked at here.
 
-    flock /tmp/neurips26-heavy.lock python tools/docptbench_pilot.py --seed 11
+    flock /tmp/neurips26-heavy.lock python src/neurips26/papers/docptbench/pilots/capture_profile.py --seed 11
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Is the negative control's label-permutation null exchangeable with how its labels are drawn? (README: the fix)
+"""Is the negative control's label-permutation null exchangeable with how its labels are drawn? (JOURNAL: the fix)
 
-    python tools/cytometry_encoder_null_diagnostic.py RESULTS_DIR [--draws 300]
+    python src/neurips26/papers/cytometry_encoder/pilots/null_diagnostic.py RESULTS_DIR [--draws 300]
 
 Reads RESULTS_DIR/runs/embeddings.npz (the first seed's frozen sample embeddings, written by the removal job) and takes
 the negative-control samples. The universe draws their labels balanced within each study (20 + 20 in each of 3). Prints
@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
-    d = np.load(args.results / "runs/embeddings.npz", allow_pickle=True)
+    d = np.load(args.results / "runs/embeddings.npz", allow_pickle=False)
     keep = d["task"] == "negative_control"
     z, y, study = d["sample_z"][keep], d["label"][keep].astype(int), d["study"][keep]
     counts = {s: (int((y[study == s] == 0).sum()), int((y[study == s] == 1).sum())) for s in np.unique(study)}

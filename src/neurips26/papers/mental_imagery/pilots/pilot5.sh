@@ -1,7 +1,7 @@
 #!/bin/bash
-# Pilot 5, step 1 (seed 11; README "Pilot 5"): variant A at the default budget, image input vs symbolic input (perfect
+# Pilot 5, step 1 (seed 11; JOURNAL "Pilot 5"): variant A at the default budget, image input vs symbolic input (perfect
 # perception), side by side on the 2 cores. Run from the repository root under the heavy lock:
-#   flock /tmp/neurips26-heavy.lock bash tools/mental_imagery_pilot5.sh OUT
+#   flock /tmp/neurips26-heavy.lock bash src/neurips26/papers/mental_imagery/pilots/pilot5.sh OUT
 # It writes logs under OUT only (commits nothing, touches no configured seed).
 OUT=${1:-/tmp/mi5}
 mkdir -p "$OUT"

@@ -1,5 +1,5 @@
-"""Pilot 7's pre-registered choice (README "Pilot 7", seed 11), from OUT/pilot7_{reference,gradient4,gradient6}.json
-(tools/mental_imagery_pilot7.py). Per candidate (variant A, test solve rates, 100 puzzles per family): J its jigsaw
+"""Pilot 7's pre-registered choice (JOURNAL "Pilot 7", seed 11), from OUT/pilot7_{reference,gradient4,gradient6}.json
+(pilots/pilot7.py). Per candidate (variant A, test solve rates, 100 puzzles per family): J its jigsaw
 solve rate, Jb the jigsaw blind baseline, F / Fm A's first-action accuracy on jigsaw / the majority first action's, O
 the mean solve rate of the other four families; O_ref the `reference` run's O (today's jigsaw).
 
@@ -9,7 +9,7 @@ the tiles on the 6x6 layout grid's 4x4 cells). None eligible: the jigsaw stays a
 
 Prints the numbers and the choice; writes the chosen definition (puzzle.jigsaw) into config/mental_imagery/config.yaml.
 
-    python tools/mental_imagery_choose7.py OUT
+    python src/neurips26/papers/mental_imagery/pilots/choose7.py OUT
 """
 
 import json

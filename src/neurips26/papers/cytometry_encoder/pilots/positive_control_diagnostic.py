@@ -1,6 +1,7 @@
-"""Why does pretraining not help on the positive control? (README: Open; issue 27) A diagnostic on pilot seeds only.
+"""Why does pretraining not help on the positive control? (JOURNAL: Open; issue 27) A diagnostic on pilot seeds only.
 
-    python tools/cytometry_encoder_positive_control_diagnostic.py RUNS_DIR --seed 99 [--snapshots 0 100 300 900]
+    python src/neurips26/papers/cytometry_encoder/pilots/positive_control_diagnostic.py RUNS_DIR --seed 99 \
+        [--snapshots 0 100 300 900]
         [--out DIAG.json]
 
 RUNS_DIR is a default run's `runs/` folder (anndata/, marker_vectors.npz; the universe is fixed, so any default run's

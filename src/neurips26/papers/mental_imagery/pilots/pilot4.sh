@@ -1,7 +1,7 @@
 #!/bin/bash
-# Pilot 4 (seed 11; README "Learnability pilot 4") -> its pre-registered choice (tools/mental_imagery_choose4.py) -> the
+# Pilot 4 (seed 11; JOURNAL "Learnability pilot 4") -> its pre-registered choice (src/neurips26/papers/mental_imagery/pilots/choose4.py) -> the
 # final default runs on seeds [0, 1, 2] then [3, 4, 5] -> the tiny run; logs and copies of the results under OUT. Run
-# from the repository root under the heavy lock:  flock /tmp/neurips26-heavy.lock bash tools/mental_imagery_pilot4.sh OUT
+# from the repository root under the heavy lock:  flock /tmp/neurips26-heavy.lock bash src/neurips26/papers/mental_imagery/pilots/pilot4.sh OUT
 # It rewrites config/mental_imagery/scale/default.yaml (the choice; its diff is saved as OUT/choice4.diff) and replaces
 # results/ and logs/ of mental_imagery (copies are kept under OUT). It commits nothing.
 OUT=${1:-/tmp/mi4}
@@ -18,7 +18,7 @@ run g4_b32 model.patch=4 train.batch=32 train.max_steps=1300 &
 run g4_b16 model.patch=4 train.batch=16 train.max_steps=2300 &
 wait
 echo "pilot wall $(( $(date +%s) - s )) s" >> "$OUT/final_walls.txt"
-.venv/bin/python tools/mental_imagery_choose4.py "$OUT" > "$OUT/choice4.txt" 2>&1 || exit 1
+.venv/bin/python src/neurips26/papers/mental_imagery/pilots/choose4.py "$OUT" > "$OUT/choice4.txt" 2>&1 || exit 1
 git diff config/mental_imagery/scale/default.yaml > "$OUT/choice4.diff"  # the choice, recorded before any final run
 export PATH=$PWD/.venv/bin:$PATH
 STOP=${MI_STOP_AFTER:-$(cat "$OUT/stop_after" 2>/dev/null)}  # HH:MM UTC: start no final or tiny run after it

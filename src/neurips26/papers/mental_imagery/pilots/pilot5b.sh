@@ -1,8 +1,8 @@
 #!/bin/bash
-# Pilot 5, step 2 (seed 11; README "Pilot 5"): VLM pretraining candidates, variant A, image input, then the
-# pre-registered choice (tools/mental_imagery_choose5.py, which rewrites config/mental_imagery/scale/default.yaml).
+# Pilot 5, step 2 (seed 11; JOURNAL "Pilot 5"): VLM pretraining candidates, variant A, image input, then the
+# pre-registered choice (src/neurips26/papers/mental_imagery/pilots/choose5.py, which rewrites config/mental_imagery/scale/default.yaml).
 # Run from the repository root under the heavy lock, after step 1 (its puzzle cache):
-#   flock /tmp/neurips26-heavy.lock bash tools/mental_imagery_pilot5b.sh OUT
+#   flock /tmp/neurips26-heavy.lock bash src/neurips26/papers/mental_imagery/pilots/pilot5b.sh OUT
 OUT=${1:-/tmp/mi5}
 mkdir -p "$OUT"
 export PYTHONPATH=$PWD/src
@@ -15,5 +15,5 @@ run pt2000_c1500 2000 1500 &
 wait
 run pt3000_c1000 3000 1000
 echo "pilot5 step 2 wall $(( $(date +%s) - s )) s" >> "$OUT/walls.txt"
-.venv/bin/python tools/mental_imagery_choose5.py "$OUT" > "$OUT/choice5.txt" 2>&1
+.venv/bin/python src/neurips26/papers/mental_imagery/pilots/choose5.py "$OUT" > "$OUT/choice5.txt" 2>&1
 git diff config/mental_imagery/scale/default.yaml > "$OUT/choice5.diff"

@@ -1,7 +1,8 @@
-"""The third pilot's selection rule (README 'Third pilot', written and committed before the pilot ran), applied to its
+"""The third pilot's selection rule (JOURNAL 'Third pilot', written and committed before the pilot ran), applied to its
 pilot.json files (one per pilot seed):
 
-    python tools/cytometry_encoder_pilot3_select.py /tmp/cyto3/pilot_97/pilot.json /tmp/cyto3/pilot_98/pilot.json [--write]
+    python src/neurips26/papers/cytometry_encoder/pilots/pilot3_select.py \
+        /tmp/cyto3/pilot_97/pilot.json /tmp/cyto3/pilot_98/pilot.json [--write]
 
 Rule: the budget S is converged when doubling it (S -> 2 S) changes the frozen AUROC averaged over the four signal tasks,
 averaged over the pilot seeds, by less than TOLERANCE (absolute), and so does every further doubling measured (S is not
@@ -22,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 TOLERANCE, AFFORDABLE = 0.01, 900
-SCALE = Path(__file__).resolve().parents[1] / "config/cytometry_encoder/scale/default.yaml"
+SCALE = Path(__file__).resolve().parents[5] / "config/cytometry_encoder/scale/default.yaml"
 
 
 def main(argv: list[str]) -> None:
@@ -54,7 +55,7 @@ def main(argv: list[str]) -> None:
     if "--write" in argv:
         text = SCALE.read_text()
         note = "converged" if converged else "NOT converged"
-        block = (f"  steps: {pick['S']}         # the third pilot (seeds 97, 98; README): {note} by its downstream rule "
+        block = (f"  steps: {pick['S']}         # the third pilot (seeds 97, 98; JOURNAL): {note} by its downstream rule "
                  f"(doubling\n                     # changes the signal-task mean AUROC by {pick['change']:+.3f}, rule "
                  f"< {TOLERANCE}), chosen by the rule stated before it\n")
         text, n = re.subn(r"  steps: \d+ .*\n(?:\s+#.*\n)*", block, text)
