@@ -179,6 +179,7 @@ def test_marker_vectors_hashed_artifact_covers_every_marker(tmp_path):
         marker_vectors.matrix(vectors, ["CD99"], "study x")
 
 
+@pytest.mark.slow
 def test_minilm_marker_vectors_are_centred_unit_and_keep_synonyms_close():
     import importlib.util
 
