@@ -4,6 +4,8 @@ has; the Snakefile's parse-time composition and the DVC stage's params see the s
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 import yaml
 from omegaconf import OmegaConf
@@ -32,7 +34,9 @@ def _get(data: dict, path: str):
     return data
 
 
+@cache
 def _hydra(repo_root, paper_id: str, scale: str) -> dict:
+    """Hydra's compose as plain data (cached: read only, never changed by a test)."""
     return OmegaConf.to_container(compose(paper_id, [f"scale={scale}"], root=repo_root))
 
 
