@@ -263,6 +263,7 @@ def test_permutation_null_covers_null_labels_and_rejects_signal():
     assert probe.cv_auroc(x, y, 5, 1.0, 0) > np.quantile(null, 0.975)
 
 
+@pytest.mark.slow
 def test_permutation_null_within_studies_is_exchangeable_with_study_balanced_labels():
     """The negative control's labels are balanced within each study and the embeddings carry study identity. On such a
     planted data set the observed CV AUROC's percentile in a within-study null is ~uniform (mean ~0.5) across data
@@ -358,6 +359,7 @@ print(curve.tobytes().hex() + state.numpy().tobytes().hex() + z.tobytes().hex())
 """
 
 
+@pytest.mark.slow
 def test_keeping_freed_memory_changes_no_result():
     """allocator.keep_freed_memory changes where buffers come from, never a number: the training loop and the frozen
     embedding, in a fresh process with and without it, agree bit for bit; on glibc every mallopt call succeeds."""

@@ -1,8 +1,6 @@
 """The synthetic universe's marginals against its generative parameters: population proportions and their label shift,
 the phenotype shift, per-study batch effects, and the positive-control task's partially overlapping panels."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import yaml
@@ -179,6 +177,7 @@ def test_marker_vectors_hashed_artifact_covers_every_marker(tmp_path):
         marker_vectors.matrix(vectors, ["CD99"], "study x")
 
 
+@pytest.mark.slow
 def test_minilm_marker_vectors_are_centred_unit_and_keep_synonyms_close():
     import importlib.util
 
@@ -203,10 +202,12 @@ def test_the_diagnostics_true_frequencies_are_the_written_ones(tmp_path):
     from neurips26.papers.cytometry_encoder import diagnostics, universe
 
     u, info = _control_universe(tmp_path, cells=60)
-    got, got_info = diagnostics.true_frequencies(OmegaConf.create({"universe": u, "tasks": _control_tasks()}),
-                                                    WORLD)
+    before = sorted(tmp_path.rglob("*"))
+    cfg = OmegaConf.create({"universe": u, "tasks": _control_tasks()})
+    got, got_info = diagnostics.true_frequencies(cfg, WORLD, root=tmp_path / "world")
+    assert sorted(tmp_path.rglob("*")) == before  # neither tmp_path/world nor anything under it was written
     written = universe.read_frequencies(tmp_path / "frequencies.csv")
     assert sorted(got) == sorted(written) and len(got) == len(pd.read_csv(tmp_path / "frequencies.csv"))
     assert all(np.allclose(got[k], written[k]) for k in written)
     assert got_info["tasks"]["p"]["up"] == info["tasks"]["p"]["up"]
-    assert not Path("/nonexistent-never-written").exists()
+    assert sorted(diagnostics.true_frequencies(cfg, WORLD)[0]) == sorted(got)  # the default root: a temporary one

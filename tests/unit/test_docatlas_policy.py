@@ -75,6 +75,7 @@ def test_real_data_is_refused_without_output(tmp_path):
     assert not any(p.exists() for p in outs)
 
 
+@pytest.mark.slow
 def test_a_seed_gives_the_same_episodes_twice():
     from neurips26.common.config import compose
     from neurips26.papers.docatlas import experiments

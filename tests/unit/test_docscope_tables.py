@@ -116,6 +116,7 @@ def test_claims_v2_two_seeds_inconclusive():
     assert entry["verdict"] == "inconclusive" and "at least 3" in entry["why_inconclusive"]
 
 
+@pytest.mark.slow
 def test_claims_v2_document_validates_and_matches_the_registry(tmp_path):
     claims = paper_claims.build(_runs(), _calibration((0, 1, 2)), "bm25_paragraph", "bm25_ocr_paragraph")
     checked_document("docscope", claims, tmp_path)

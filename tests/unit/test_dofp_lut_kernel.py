@@ -37,6 +37,7 @@ def close(got, ref):
     return (np.abs(got - ref) <= 1e-5 + 1e-5 * np.abs(ref)).all(axis=(0, 1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape,tile", [((37, 45), (5, 7)), ((20, 150), (16, 128)), ((64, 64), (3, 4)),
                                         ((9, 13), (16, 128)), ((70, 1101), (kernel.TILE_ROWS, kernel.TILE_COLS))])
 def test_kernel_equals_reference_on_random_mosaics_and_edges(shape, tile):

@@ -118,6 +118,7 @@ def test_tiny_scale_runs_the_pretraining_and_the_shared_visual_tokens():
     assert build_model(cfg, "C", 211).z_shared
 
 
+@pytest.mark.slow
 def test_run_fine_tunes_every_variant_from_the_checkpoint(parts, tmp_path):
     """experiments.run with a pretraining checkpoint (through its npz arrays, as the stages pass it): every variant
     starts from the backbone, the probes get the pretrained-only control and the random-code positive control, and

@@ -88,6 +88,7 @@ def test_variant_comparisons_wait_for_converged_runs():
     assert v["gains_on_jigsaw_rotation"] == "fails"  # the rotation gain is -0.1 on every seed
 
 
+@pytest.mark.slow
 def test_verdicts_follow_the_numbers():
     """A clear win holds, a clear loss fails; the paper-scale claim stays inconclusive at default and names its
     scale."""
@@ -116,6 +117,7 @@ def test_jigsaw_and_rotation_gains_hold_when_they_lead():
     assert lead == pytest.approx(0.3)
 
 
+@pytest.mark.slow
 def test_probe_verdict_reads_seed_intervals():
     """Margins over the untrained probe of +0.05, -0.01, +0.02 over the seeds: the mean (+0.02) is positive but its
     interval straddles 0, so the claim is inconclusive; clearly positive margins hold, clearly negative ones fail. The

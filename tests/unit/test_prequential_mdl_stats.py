@@ -33,6 +33,7 @@ def test_a_constant_measure_has_no_correlation(xy):
     assert np.isnan(pearson_rows(np.ones_like(x), y)) and np.isnan(kendall_rows(np.ones_like(x), y)[0])
 
 
+@pytest.mark.slow
 def test_bootstrap_intervals_bracket_the_estimate_and_shrink_with_more_runs():
     rng = np.random.default_rng(1)
     x = rng.normal(size=400)

@@ -133,6 +133,7 @@ def test_protocol4_dotted_names_and_object_arrays_are_refused(tmp_path):
 # The source scan
 
 
+@pytest.mark.slow
 def test_the_sources_load_nothing_unsafely(repo_root):
     report = scan_repository(repo_root)
     assert report.violations == [], "unsafe loading:\n" + "\n".join(report.violations)

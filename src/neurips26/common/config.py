@@ -143,10 +143,11 @@ def _merge(base: dict, override: dict) -> dict:
 def scale_config(paper_id: str, scale: str, root: Path | None = None) -> Settings:
     """config/<paper_id>/config.yaml at `scale`, without Hydra: the Snakefile composes every paper at parse time, and a
     Hydra compose costs ~0.3 s a paper (19 papers would make every dry run slow). Supports exactly the layout the papers
-    use: a defaults list of `_self_` and `scale: <name>` (scale files are `@package _global_`), merged in list order.
+    use: a defaults list of `_self_` then `scale: <name>` (scale files are `@package _global_`), merged in list order, so
+    a scale file's value wins (docs/configuration.md).
     The YAML is read with libyaml and merged as plain data, returned as a read-only attribute view (common/settings.py;
-    OmegaConf.load + merge per file cost ~20 ms a paper, OmegaConf.create of the result ~15 ms). tests/unit/test_config.py
-    checks that it equals Hydra's compose for every paper and scale."""
+    OmegaConf.load + merge per file cost ~20 ms a paper, OmegaConf.create of the result ~15 ms).
+    tests/unit/test_config_scales.py checks that it equals Hydra's compose for every paper and scale."""
     config_dir = (root or repo_root()) / "config" / paper_id
     primary = _load_yaml(config_dir / "config.yaml")
     merged: dict = {}

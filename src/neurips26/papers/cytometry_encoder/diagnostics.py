@@ -10,11 +10,19 @@ import numpy as np
 from neurips26.papers.cytometry_encoder import probe
 
 
-def true_frequencies(cfg, seed: int) -> tuple[dict[str, np.ndarray], dict]:
+def true_frequencies(cfg, seed: int, root: Path | None = None) -> tuple[dict[str, np.ndarray], dict]:
     """sample name -> population frequencies [n_populations], and the universe's summary (tasks' up / down
     populations): the generator re-run without writing a file; the frequencies are the ones it would write to
-    frequencies.csv (every sample's populations as drawn; the ingest keeps every event at default, 300 of 300)."""
+    frequencies.csv (every sample's populations as drawn; the ingest keeps every event at default, 300 of 300).
+    `root`: where the generator is told it writes (nothing is written there); by default a path in a temporary
+    directory that is removed afterwards, so a writer missed by the patches below could not leave a file behind."""
+    import tempfile
+
     from neurips26.papers.cytometry_encoder import universe
+
+    if root is None:
+        with tempfile.TemporaryDirectory(prefix="true-frequencies-") as scratch:
+            return true_frequencies(cfg, seed, Path(scratch) / "world")
 
     captured: dict[str, np.ndarray] = {}
     patches = {"write_fcs": lambda *a, **k: None, "write_manifest": lambda *a, **k: None,
@@ -23,7 +31,7 @@ def true_frequencies(cfg, seed: int) -> tuple[dict[str, np.ndarray], dict]:
     try:
         for k, v in patches.items():
             setattr(universe, k, v)
-        info = universe.generate(cfg.universe, cfg.tasks, Path("/nonexistent-never-written"), seed)
+        info = universe.generate(cfg.universe, cfg.tasks, root, seed)
     finally:
         for k, v in saved.items():
             setattr(universe, k, v)
