@@ -37,9 +37,14 @@ def copy_repository(dest: Path) -> Path:
     return dest
 
 
+# The environment pytest started with: in-process tests may set variables (thread limits, seeds) that must not reach the
+# pipeline runs the workflow tests start, as they would not reach a user's run.
+STARTING_ENV = dict(os.environ)
+
+
 def env_for(copy: Path) -> dict:
     """Run the copy's own code (not the editable install's) and never touch the network."""
-    env = dict(os.environ)
+    env = dict(STARTING_ENV)
     env["PYTHONPATH"] = str(copy / "src")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     env.pop("NEURIPS26_ROOT", None)

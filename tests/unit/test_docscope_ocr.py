@@ -2,6 +2,7 @@
 match the recorded line boxes, a cited OCR paragraph covers its element by the official 90% rule, and the reader on the
 OCR page reads the right value and cites a box predicted from pixels (not the text layer's)."""
 
+import os
 import shutil
 
 import pytest
@@ -82,3 +83,15 @@ def test_page_from_words_groups_by_tesseract_keys():
     assert page.lines[0]["bbox"] == (10, 10, 35, 20)
     assert [b["lines"] for b in page.blocks] == [[0, 1], [2]]
     assert page.blocks[0]["bbox"] == (10, 10, 35, 34)
+
+
+def test_the_thread_limit_is_tesseracts_alone(generated, monkeypatch):
+    """OMP_THREAD_LIMIT=1 holds while Tesseract runs, and leaves no trace in the process environment: every later
+    child would inherit it, and torch with two threads under it stalls."""
+    path, _, _ = generated
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    O.OcrDocument(path, 100).page(1)
+    assert "OMP_THREAD_LIMIT" not in os.environ
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "3")  # a limit the user set stays theirs
+    O.OcrDocument(path, 100).page(1)
+    assert os.environ["OMP_THREAD_LIMIT"] == "3"

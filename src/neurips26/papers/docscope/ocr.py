@@ -4,11 +4,14 @@ text-layer one (index.py), so the same reader can run on it; the boxes it cites 
 read from the PDF, which is the setting of the paper's region-grounding findings (MLLMs localise evidence from pixels).
 
 Tesseract runs single-threaded (OMP_THREAD_LIMIT=1): its OpenMP threads fight the job's single core (pilot: 8.4 s a page
-with the default threads vs 1.5 s with one, at 100 dpi, on the shared 2-core machine)."""
+with the default threads vs 1.5 s with one, at 100 dpi, on the shared 2-core machine). The limit is set only while
+Tesseract runs: left in the process environment it reaches every later child process, and torch with more than one
+thread under OMP_THREAD_LIMIT=1 stalls (a hyperidac job that takes seconds ran past 15 minutes in CI)."""
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from neurips26.common.documents import page_size, render_page
@@ -16,18 +19,33 @@ from neurips26.common.errors import UserError
 from neurips26.papers.docscope.index import Page, _union
 
 
+@contextmanager
+def _single_threaded_tesseract():
+    """OMP_THREAD_LIMIT=1 for the Tesseract child process pytesseract starts (it passes no env of its own), restored
+    after: the process's other children never see it."""
+    before = os.environ.get("OMP_THREAD_LIMIT")
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("OMP_THREAD_LIMIT", None)
+        else:
+            os.environ["OMP_THREAD_LIMIT"] = before
+
+
 def tesseract_words(image, dpi: float) -> list[dict]:
     """Tesseract's words on an RGB image: [{"text", "bbox" (points, top-left origin), "key": (block, par, line)}]."""
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     try:
         import pytesseract
         from PIL import Image
     except ImportError:
         raise UserError("docscope OCR needs pytesseract (pip) and Pillow") from None
     try:
-        data = pytesseract.image_to_data(
-            Image.fromarray(image).convert("L"), output_type=pytesseract.Output.DICT, config="--psm 3"
-        )
+        with _single_threaded_tesseract():
+            data = pytesseract.image_to_data(
+                Image.fromarray(image).convert("L"), output_type=pytesseract.Output.DICT, config="--psm 3"
+            )
     except pytesseract.TesseractNotFoundError:
         raise UserError("docscope OCR needs the tesseract binary (Debian package tesseract-ocr)") from None
     s = 72.0 / dpi
