@@ -11,6 +11,7 @@
     python -m neurips26 dvc-pulled           # after `dvc pull`: check `dvc status`, then one mtime for the outputs
     python -m neurips26 dvc-plots-offline [FOLDER]   # the page of `dvc plots show` without the CDN scripts
     python -m neurips26 verdicts readme|write|check [PAPER ...]   # README claims tables, expected verdicts
+    python -m neurips26 new-paper ID [--title TITLE]   # a planned paper's skeleton (docs/adding-a-paper.md)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from neurips26.common.errors import UserError
 
-PROJECT_COMMANDS = ("report", "data", "dvc-yaml", "dvc-pulled", "dvc-plots-offline", "papers", "verdicts")
+PROJECT_COMMANDS = ("report", "data", "dvc-yaml", "dvc-pulled", "dvc-plots-offline", "papers", "verdicts", "new-paper")
 # A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
 OVERRIDE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w.]*(=|$)")
 
@@ -136,6 +137,10 @@ def run_project_command(command: str, argv: list[str]) -> None:
         from neurips26.report.verdicts import main as verdicts_main
 
         verdicts_main(argv)
+    elif command == "new-paper":
+        from neurips26.scaffold import main as scaffold_main
+
+        scaffold_main(argv)
     elif command == "papers":
         from neurips26.common.registry import papers_markdown
 

@@ -16,14 +16,13 @@ def test_registry_lists_the_contract_ids_in_seed_order(repo_root):
 
 
 def test_every_implemented_paper_has_rules_config_and_package(repo_root):
-    for paper in load_papers(repo_root):
+    """A planned paper may have all of these too (`python -m neurips26 new-paper` writes them): the Snakefile includes
+    only implemented papers' rule files (tests/workflow/test_scaffold.py dry-runs a scaffolded one)."""
+    for paper in [p for p in load_papers(repo_root) if p.implemented]:
         files = [repo_root / "workflow/rules" / f"{paper.id}.smk", repo_root / "config" / paper.id / "config.yaml",
                  repo_root / "src/neurips26/papers" / paper.id / "README.md"]
-        if paper.implemented:
-            assert all(f.is_file() for f in files), paper.id
-            assert paper.figures and paper.tables, f"{paper.id} promises no artifacts"
-        else:
-            assert not files[0].exists(), f"planned paper {paper.id} has a rule file: mark it implemented"
+        assert all(f.is_file() for f in files), paper.id
+        assert paper.figures and paper.tables, f"{paper.id} promises no artifacts"
 
 
 def test_unknown_and_planned_ids_are_refused_with_the_known_ids(repo_root, tmp_path):

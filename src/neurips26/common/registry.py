@@ -94,10 +94,10 @@ def selected_papers(requested: list[str], root: Path | None = None) -> list[Pape
     return chosen
 
 
-def papers_markdown(root: Path | None = None) -> str:
-    """The README's paper table (a test keeps the README in sync with config/papers.yaml)."""
+def papers_markdown(root: Path | None = None, papers: list[Paper] | None = None) -> str:
+    """The README's paper table (a test keeps the README in sync with config/papers.yaml); of `papers` when given."""
     lines = ["| # | paper_id | paper | status | artifacts |", "|---|---|---|---|---|"]
-    for paper in load_papers(root):
+    for paper in load_papers(root) if papers is None else papers:
         readme = f"[{paper.id}](src/neurips26/papers/{paper.id}/README.md)" if paper.implemented else f"`{paper.id}`"
         artifacts = ", ".join(f"`{a}`" for a in paper.artifacts) or "-"
         lines.append(f"| {paper.seed_index} | {readme} | {paper.title} | {paper.status} | {artifacts} |")
