@@ -72,7 +72,7 @@ def _inside(box, region, pad=2.0):
     return region[0] - pad <= cx <= region[2] + pad and region[1] - pad <= cy <= region[3] + pad
 
 
-SLACK = 0.0  # points: terms this near count fully (30 was tried on the pilot seed: worse, see README)
+SLACK = 0.0  # points: terms this near count fully (30 was tried on the pilot seed: worse, see JOURNAL.md)
 
 
 @dataclass

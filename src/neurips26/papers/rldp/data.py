@@ -3,7 +3,7 @@ questions (three grade levels) for the bundled SmolLM2.
 
 A problem is a chain of n digits, answered by their sum mod 10: ``3917`` -> 0. Difficulty = n (steps). Each scratchpad
 step (one digit added mod 10 to the running total) is local, so the think route learns every level; the no-think route
-must add n digits mod 10 in one pass, which the small model learns only for n <= 2 (README: pilot). (An earlier
+must add n digits mod 10 in one pass, which the small model learns only for n <= 2 (JOURNAL.md: pilot). (An earlier
 version used bits and parity; the model learned parity of up to 6-10 bits in one pass, which left too little
 difficulty spread. Digits mod 10 stalled in an early pilot with random filler letters and a fast curriculum; a slower
 curriculum, ramp 100, grokks it after ~1000 steps.) The

@@ -109,7 +109,7 @@ def converged(think: dict[int, float], plain_mean: float, previous: float, targe
               plateau: float | None) -> bool:
     """The convergence rule: the think route is >= target at every difficulty (the model solves every level by
     reasoning) and, when `plateau` is set, the no-think route's mean validation accuracy rose by less than `plateau`
-    since the previous check (a variant, reported in the README as a sensitivity check)."""
+    since the previous check (a variant, reported in JOURNAL.md as a sensitivity check)."""
     return min(think.values()) >= target and (plateau is None or plain_mean - previous < plateau)
 
 
