@@ -6,6 +6,8 @@
 # make lint      ruff + snakemake --lint + the dvc.yaml sync check
 # make dvc-yaml  regenerate dvc.yaml from config/papers.yaml
 # make lock      re-pin requirements.lock from the current .venv (after changing pyproject.toml)
+# make lock-data DATASETS="cifar10 ..."  download those datasets' real files again and re-pin them in data/sources.lock
+#                (a deliberate change of a pin; a first fetch pins by itself, docs/data.md#pins)
 # make debian   install the missing Debian packages of config/debian-packages.txt (as root, or through sudo; otherwise
 #                it stops and prints the one apt-get line to run); install, results and test run it first
 # make install-slurm  add the SLURM executor plugin (requirements-slurm.lock) for profiles/slurm and tests/cluster
@@ -32,8 +34,8 @@ help:
 install-slurm: $(STAMP)
 	$(BIN)/python -m pip install -q -r requirements-slurm.lock
 
-.PHONY: help install install-slurm debian debian-test results tiny test test-fast lint dvc-yaml lock lock-filter clean \
-	check-verdicts
+.PHONY: help install install-slurm debian debian-test results tiny test test-fast lint dvc-yaml lock lock-data lock-filter \
+	clean check-verdicts
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -85,6 +87,9 @@ dvc-yaml: $(STAMP)
 lock: $(STAMP)
 	$(BIN)/pip freeze --exclude-editable | $(LOCK_FILTER) > requirements.lock
 	$(BIN)/pip freeze | grep -i -E '^snakemake[-_.]executor[-_.]plugin[-_.]slurm' > requirements-slurm.lock
+
+lock-data: $(STAMP)
+	$(BIN)/python -m neurips26 lock-data $(DATASETS)
 
 # pip freeze text on stdin -> the requirements.lock lines (tests/unit/test_makefile.py feeds it a sample, no network)
 lock-filter:

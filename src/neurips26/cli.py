@@ -7,6 +7,7 @@
         --input T --output F                 # several stages, in order, in one process (a paper's summary job)
     python -m neurips26 report --output results/all --inputs ...
     python -m neurips26 data <dataset_id> --mode embedded|real
+    python -m neurips26 lock-data <dataset_id> ...   # download again and re-pin in data/sources.lock (docs/data.md#pins)
     python -m neurips26 dvc-yaml [--check]
     python -m neurips26 dvc-pulled           # after `dvc pull`: check `dvc status`, then one mtime for the outputs
     python -m neurips26 dvc-plots-offline [FOLDER]   # the page of `dvc plots show` without the CDN scripts
@@ -24,7 +25,8 @@ from pathlib import Path
 
 from neurips26.common.errors import UserError
 
-PROJECT_COMMANDS = ("report", "data", "dvc-yaml", "dvc-pulled", "dvc-plots-offline", "papers", "verdicts", "new-paper")
+PROJECT_COMMANDS = ("report", "data", "lock-data", "dvc-yaml", "dvc-pulled", "dvc-plots-offline", "papers", "verdicts",
+                    "new-paper")
 # A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
 OVERRIDE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w.]*(=|$)")
 
@@ -121,6 +123,8 @@ def run_project_command(command: str, argv: list[str]) -> None:
         parser.add_argument("--mode", choices=("embedded", "real"), default="embedded")
         args = parser.parse_args(argv)
         print(prepare(get_dataset(args.dataset), args.mode, repo_root()))
+    elif command == "lock-data":
+        lock_data(argv)
     elif command == "dvc-yaml":
         from neurips26.dvc_yaml import main as dvc_main
 
@@ -145,6 +149,21 @@ def run_project_command(command: str, argv: list[str]) -> None:
         from neurips26.common.registry import papers_markdown
 
         print(papers_markdown(), end="")
+
+
+def lock_data(argv: list[str]) -> None:
+    """Re-pin deliberately: download each named dataset's real files that config/datasets.yaml gives no sha256 for, and
+    replace their pins in data/sources.lock (git diff shows what changed)."""
+    from neurips26.common.datasets import fetch_real, get_dataset
+    from neurips26.common.registry import repo_root
+
+    parser = argparse.ArgumentParser(prog="python -m neurips26 lock-data")
+    parser.add_argument("datasets", nargs="+", metavar="dataset")
+    args = parser.parse_args(argv)
+    datasets = [get_dataset(d) for d in args.datasets]  # every id is checked before anything downloads
+    for dataset in datasets:
+        fetch_real(dataset, repo_root(), refresh=True)
+        print(f"{dataset.id}: pinned in data/sources.lock")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -129,8 +129,9 @@ def test_a_wrong_md5_keeps_nothing(server, tmp_path):
     assert list(data.rglob("*")) == []
 
 
-@pytest.mark.parametrize("checksums", [{}, {"sha256": "abc"}, {"md5": "0" * 31}, {"sha256": "0" * 64, "md5": "x"}])
-def test_a_registry_file_without_a_valid_checksum_is_rejected(tmp_path, checksums):
+@pytest.mark.parametrize("checksums", [{"sha256": "abc"}, {"md5": "0" * 31}, {"sha256": "0" * 64, "md5": "x"}])
+def test_a_registry_file_with_a_malformed_checksum_is_rejected(tmp_path, checksums):
+    """No checksum at all is allowed (pinned on first fetch, tests/unit/test_source_lock.py); a malformed one is not."""
     registry = tmp_path / "datasets.yaml"
     registry.write_text(yaml.safe_dump({"datasets": [{
         "id": "toy", "papers": [], "license": "CC0",

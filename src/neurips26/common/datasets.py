@@ -13,12 +13,13 @@ from neurips26.common.artifacts import atomic_path, write_json
 from neurips26.common.errors import UserError
 from neurips26.common.fetch import download, sha256_of, verify_checksums, verify_sha256
 from neurips26.common.registry import repo_root
+from neurips26.common.source_lock import Pin, lock_path, read_lock, record_pin
 
 
 @dataclass(frozen=True)
 class RealFile:
-    """One file of a real source. sha256, or the md5 the dataset's maintainers publish (then the sha256 of the verified
-    download is pinned in provenance.json)."""
+    """One file of a real source: a sha256, or the md5 the dataset's maintainers publish, or no checksum at all. Without
+    a sha256 the first fetch pins the file's sha256 in data/sources.lock and every later fetch must match it."""
 
     name: str
     url: str
@@ -26,12 +27,9 @@ class RealFile:
     md5: str | None = None
 
     def check(self, registry: Path, dataset_id: str) -> None:
-        valid_sha = self.sha256 is not None and len(self.sha256) == 64
-        valid_md5 = self.md5 is not None and len(self.md5) == 32
-        if not (valid_sha or valid_md5) or (self.sha256 is not None and not valid_sha) or (
-                self.md5 is not None and not valid_md5):
+        if (self.sha256 is not None and len(self.sha256) != 64) or (self.md5 is not None and len(self.md5) != 32):
             raise UserError(f"{registry}: dataset {dataset_id!r} file {self.name!r} needs a valid sha256 (64 hex) or a "
-                            "published md5 (32 hex)")
+                            "published md5 (32 hex), or neither (pinned on first fetch in data/sources.lock)")
 
 
 @dataclass(frozen=True)
@@ -76,23 +74,45 @@ def source_url(dataset: Dataset, f: RealFile) -> str:
     return f"{mirror}/{dataset.id}/{f.name}" if mirror else f.url
 
 
-def fetch_real(dataset: Dataset, root: Path) -> list[Path]:
-    """Download every file of a dataset's real source into data/raw/<id>/ (skipping files already verified)."""
+def fetch_real(dataset: Dataset, root: Path, refresh: bool = False) -> list[Path]:
+    """Download every file of a dataset's real source into data/raw/<id>/ (skipping files already verified), pinning in
+    data/sources.lock the sha256 of each file that config/datasets.yaml gives none for. `refresh` (lock-data) downloads
+    those files again and replaces their pins: the one deliberate way to change a pin."""
     if not dataset.real:
         raise UserError(f"dataset {dataset.id!r} has no real source in config/datasets.yaml")
+    lock = lock_path(root)
+    pins = read_lock(lock)
     paths, files = [], {}
     for f in dataset.real:
         dest = dataset.raw_dir(root) / f.name
-        url = source_url(dataset, f)
-        if dest.is_file():
-            verify_checksums(dest, f.sha256, f.md5)
-        else:
-            download(url, dest, f.sha256, f.md5)
+        repin = refresh and not f.sha256  # a sha256 in config/datasets.yaml is the maintainers' pin: lock-data leaves it
+        pin = None if f.sha256 or repin else pins.get((dataset.id, f.name))
+        fetch_file(dataset, f, dest, pin, lock, repin)
+        if not f.sha256 and pin is None:  # a first fetch (or a refresh): what arrived, verified as far as it can be
+            pin = Pin(dataset.id, f.name, dest.stat().st_size, sha256_of(dest), f.url)
+            record_pin(lock, pin)
         paths.append(dest)
-        files[f.name] = {"url": url, "sha256": f.sha256 or sha256_of(dest), "sha256_source":
-                         "config/datasets.yaml" if f.sha256 else "pinned on first fetch (md5-verified)", "md5": f.md5}
+        files[f.name] = {"url": source_url(dataset, f), "sha256": f.sha256 or pin.sha256, "sha256_source":
+                         "config/datasets.yaml" if f.sha256 else "pinned on first fetch in data/sources.lock"
+                         + (" (md5-verified)" if f.md5 else ""), "md5": f.md5}
     write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="real", files=files)
     return paths
+
+
+def fetch_file(dataset: Dataset, f: RealFile, dest: Path, pin: Pin | None, lock: Path, refresh: bool) -> None:
+    """One file, verified against the registry's checksums and its pin; without either it is a first fetch (pinned by
+    the caller). A file already on disk without a pin is pinned as it is, after its md5 where there is one."""
+    if pin is not None and pin.url != f.url:
+        raise UserError(f"{lock} pins {dataset.id}/{f.name} from {pin.url}, but config/datasets.yaml now gives {f.url}: "
+                        f"re-pin it deliberately with `make lock-data DATASETS={dataset.id}`")
+    sha256 = f.sha256 or (pin.sha256 if pin else None)
+    hint = "" if pin is None else (f" (the sha256 pinned in {lock}; if the source changed on purpose, re-pin it with "
+                                   f"`make lock-data DATASETS={dataset.id}`)")
+    if dest.is_file() and not refresh:
+        if sha256 or f.md5:
+            verify_checksums(dest, sha256, f.md5, hint)
+    else:
+        download(source_url(dataset, f), dest, sha256, f.md5, first_fetch=sha256 is None, hint=hint)
 
 
 def prepare(dataset: Dataset, mode: str, root: Path) -> Path:

@@ -1,11 +1,13 @@
 """Downloads for `data: real`: atomic (temp file, verify checksums, rename) and never a partial file at the destination.
 
-A source is checked against a sha256, or against the md5 its maintainers publish (CIFAR, MNIST publish only md5); in the
-md5 case the sha256 of the verified file is recorded in the dataset's provenance (pinned on first fetch)."""
+A source is checked against a sha256 (registered, or pinned in data/sources.lock by its first fetch) and the md5 its
+maintainers publish where there is one (CIFAR, MNIST publish only md5). Only a first fetch, which the caller then pins,
+downloads without a checksum: the transport (Content-Length, chunked framing) is then all that catches a cut download."""
 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -43,18 +45,21 @@ def verify_sha256(path: str | Path, expected: str) -> None:
     verify_checksums(path, sha256=expected)
 
 
-def verify_checksums(path: str | Path, sha256: str | None = None, md5: str | None = None) -> None:
+def verify_checksums(path: str | Path, sha256: str | None = None, md5: str | None = None, hint: str = "") -> None:
+    """`hint` ends the error message (where the expected sum comes from, how to re-pin it)."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"data file {path} is missing")
     if mismatch := checksum_mismatch(path, sha256, md5):
-        raise UserError(f"data file {path} is corrupted: {mismatch}; delete it and fetch again")
+        raise UserError(f"data file {path} is corrupted: {mismatch}; delete it and fetch again{hint}")
 
 
 def download(url: str, dest: str | Path, sha256: str | None = None, md5: str | None = None,
-             timeout: float = 60.0) -> Path:
-    """Fetch `url` to `dest`; the file appears at `dest` only once complete and verified."""
+             timeout: float = 60.0, first_fetch: bool = False, hint: str = "") -> Path:
+    """Fetch `url` to `dest`; the file appears at `dest` only once complete and verified. `first_fetch`: the source has no
+    checksum yet and the caller pins what arrives, so no checksum is required (any given is still checked)."""
     dest = Path(dest)
+    check = not first_fetch or sha256 is not None or md5 is not None
     try:
         with atomic_path(dest) as tmp:
             try:
@@ -63,10 +68,11 @@ def download(url: str, dest: str | Path, sha256: str | None = None, md5: str | N
                         out.write(chunk)
             except urllib.error.HTTPError as exc:
                 raise UserError(f"download of {url} failed: HTTP {exc.code} {exc.reason}") from None
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
-                raise UserError(f"download of {url} failed: {exc}") from None
-            if mismatch := checksum_mismatch(tmp, sha256, md5):
-                raise UserError(f"download of {url} is corrupted: {mismatch}; nothing was kept")
+            except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as exc:
+                # HTTPException: IncompleteRead when the connection ends before Content-Length (a cut download)
+                raise UserError(f"download of {url} failed: {exc}; nothing was kept") from None
+            if check and (mismatch := checksum_mismatch(tmp, sha256, md5)):
+                raise UserError(f"download of {url} to {dest} is corrupted: {mismatch}; nothing was kept{hint}")
     finally:
         _remove_empty_parents(dest.parent)
     return dest
