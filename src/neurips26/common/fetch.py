@@ -64,18 +64,28 @@ def download(url: str, dest: str | Path, sha256: str | None = None, md5: str | N
         with atomic_path(dest) as tmp:
             try:
                 with urllib.request.urlopen(url, timeout=timeout) as response, open(tmp, "wb") as out:
-                    while chunk := response.read(CHUNK):
-                        out.write(chunk)
+                    _copy_complete(response, out, url)
             except urllib.error.HTTPError as exc:
                 raise UserError(f"download of {url} failed: HTTP {exc.code} {exc.reason}") from None
             except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as exc:
-                # HTTPException: IncompleteRead when the connection ends before Content-Length (a cut download)
                 raise UserError(f"download of {url} failed: {exc}; nothing was kept") from None
             if check and (mismatch := checksum_mismatch(tmp, sha256, md5)):
                 raise UserError(f"download of {url} to {dest} is corrupted: {mismatch}; nothing was kept{hint}")
     finally:
         _remove_empty_parents(dest.parent)
     return dest
+
+
+def _copy_complete(response, out, url: str) -> None:
+    """Copy the body, refusing one shorter than its Content-Length: read(n) returns what arrived, with no error, when
+    the connection ends early, and a first fetch has no checksum to catch that (cut chunked bodies raise by themselves)."""
+    announced, received = response.headers.get("Content-Length"), 0
+    while chunk := response.read(CHUNK):
+        out.write(chunk)
+        received += len(chunk)
+    if announced is not None and announced.isdigit() and received != int(announced):
+        raise UserError(f"download of {url} failed: the connection ended after {received} of {announced} bytes; "
+                        "nothing was kept")
 
 
 def _remove_empty_parents(folder: Path) -> None:
