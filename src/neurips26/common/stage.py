@@ -119,8 +119,8 @@ def write_claims_and_metrics(ctx: StageContext, claims: list, extra_metrics: dic
 def require_embedded(ctx: StageContext, real_sources: str) -> None:
     """Stop with a clear error when `data: real` asks for datasets this paper has not wired yet."""
     if ctx.cfg.data == "real":
-        raise UserError(f"{ctx.paper_id}: data: real is not wired yet: {real_sources} have no verified sha256 in "
-                        "config/datasets.yaml (see paper_scale there); data: embedded is the supported mode")
+        raise UserError(f"{ctx.paper_id}: data: real is not wired yet: no fetch entry and loader exist for {real_sources} "
+                        "(see paper_scale in config/datasets.yaml); data: embedded is the supported mode")
 
 
 def prepared_data_dir(ctx: StageContext, dataset: str) -> Path:

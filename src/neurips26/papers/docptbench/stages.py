@@ -26,7 +26,8 @@ KINDS = ("en", "es", "rman")   # experiments.KINDS (checked by a unit test)
 def _check(ctx: StageContext) -> None:
     if ctx.cfg.data == "real":
         raise UserError("docptbench: data: real is not wired yet: the DocPTBench release (Hugging Face "
-                        "topdu/DocPTBench) has no verified sha256 in config/datasets.yaml; data: embedded is supported")
+                        "topdu/DocPTBench) has no fetch entry or loader yet (paper_scale in config/datasets.yaml); data: "
+                        "embedded is supported")
 
 
 def _run(kind: str) -> Callable[[StageContext], None]:

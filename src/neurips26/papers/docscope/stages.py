@@ -22,8 +22,8 @@ B = lazy_modules("neurips26.common", "doc_benchmark")
 
 def _embedded_only(ctx: StageContext) -> None:
     if ctx.cfg.data == "real" or ctx.cfg.scale_name == "paper" and ctx.cfg.data == "real":
-        raise UserError("docscope: data: real (the DocScope release) is not wired: no public release with a verified "
-                        "sha256 is recorded in config/datasets.yaml; use data: embedded")  # fmt: skip
+        raise UserError("docscope: data: real (the DocScope release) is not wired: no fetch entry or loader for a "
+                        "public release yet (paper_scale in config/datasets.yaml); use data: embedded")  # fmt: skip
 
 
 def benchmark(ctx: StageContext) -> None:
