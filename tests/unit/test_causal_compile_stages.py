@@ -28,6 +28,7 @@ def test_run_writes_the_three_run_files(runs):
     assert conflicts["default"].sum() == 1
 
 
+@pytest.mark.slow
 def test_tables_figures_and_claims_from_the_runs(runs, tmp_path):
     tables = [tmp_path / "tables" / f"{t}.csv" for t in ("main", "conversion_bias", "conflict_pr", "executability",
                                                "cohort_validation")]

@@ -242,6 +242,7 @@ def test_claims_v2_controls_gate_and_straddles_are_inconclusive():
         pd.DataFrame(columns=["sweep", "task", "seed", "x", "auroc"]), "capacity", 1 / 3).empty
 
 
+@pytest.mark.slow
 def test_permutation_null_covers_null_labels_and_rejects_signal():
     """The label-permutation null of the CV AUROC: an independent null labelling falls in its central 95 % at about the
     nominal rate, and a real signal lies above it; the permutations are the same for every run seed."""

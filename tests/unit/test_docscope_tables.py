@@ -74,6 +74,7 @@ def _verdicts(claims, scale="default", data="embedded"):
     return {c.id: c.to_json(scale, data) for c in claims}
 
 
+@pytest.mark.slow
 def test_claims_v2_per_seed_verdicts():
     runs = _runs()
     claims = paper_claims.build(runs, _calibration((0, 1, 2)), "bm25_paragraph", "bm25_ocr_paragraph")
@@ -99,6 +100,7 @@ def test_claims_v2_per_seed_verdicts():
     assert text["chain_gap"]["verdict"] == "fails"
 
 
+@pytest.mark.slow
 def test_claims_v2_dispersion_reversed_fails():
     # accuracy rises with distance and clusters on every seed: a clear loss
     claims = paper_claims.build(_runs(reverse=True), _calibration((0, 1, 2), agree=False), "bm25_paragraph",

@@ -23,6 +23,7 @@ def _layout(level=2):
                   np.array([0.085, -0.015]), np.array([0.25, 0.25]))
 
 
+@pytest.mark.slow
 def test_backprojection_matches_the_simulator_geometry(scene):
     cfg, model, camera = scene
     env = TabletopEnv(model, cfg.env)

@@ -54,6 +54,7 @@ def test_kernel_equals_reference_on_random_mosaics_and_edges(shape, tile):
     assert np.abs(ref - interp.bilinear(raw).numpy()).max() > 0.01  # the tables do change the output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use", [(), ("A",), ("P",), ("H",), ("A", "P"), ("P", "H")])
 def test_kernel_equals_reference_for_every_stage_subset(use):
     luts = random_luts(1)

@@ -50,6 +50,7 @@ def test_exact_joint_matches_a_large_simulation_of_the_latent_model(k):
     np.testing.assert_allclose((preds != y[:, None]).mean(0), [0.2, 0.3, 0.35], atol=4e-3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k,size", [(2, 3), (4, 2)])
 def test_estimators_converge_to_exact_mi(k, size):
     pool = copula.Pool.from_clusters([{"size": 3, "eps": [0.15, 0.25], "rho": 0.7},

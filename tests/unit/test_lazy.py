@@ -4,6 +4,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from neurips26.common.lazy import deferred, lazy_modules
 
 
@@ -13,6 +15,7 @@ def run_fresh(code: str) -> str:
                           text=True).stdout.strip()
 
 
+@pytest.mark.slow
 def test_importing_any_papers_stages_loads_neither_torch_nor_matplotlib():
     """Every job imports its paper's stages module; what that import loads, every run, table and claims job pays for.
     One interpreter imports the papers in turn and reports the first one after which a heavy module is loaded."""
@@ -32,6 +35,7 @@ def test_importing_any_papers_stages_loads_neither_torch_nor_matplotlib():
     assert out == "none"
 
 
+@pytest.mark.slow
 def test_a_module_loaded_after_seeding_gets_torch_seeded_as_if_imported_before():
     out = run_fresh("""
         from neurips26.common.lazy import lazy_modules

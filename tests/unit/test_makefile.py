@@ -48,6 +48,7 @@ def test_ci_runs_make_lint_which_runs_ruff_and_snakemake_lint(repo_root):
     assert "ruff check" in planned and "test_dag.py -k lint" in planned and "dvc-yaml --check" in planned
 
 
+@pytest.mark.slow
 def test_make_test_fast_runs_the_unit_tests_but_the_slow_ones(repo_root):
     planned = _make(repo_root, "-n", "test-fast").stdout.strip().splitlines()[-1]
     assert "pytest" in planned and "-m 'not slow'" in planned and planned.endswith("tests/unit"), planned

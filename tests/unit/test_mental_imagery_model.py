@@ -113,6 +113,7 @@ def test_cached_decoding_equals_the_full_recomputation(variant, n_img, dim):
         assert generate(model, img, fam, allowed, 4) == naive_generate(model, img, fam, allowed, 4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("heads", [1, 2])
 @torch.no_grad()
 def test_lean_decoder_equals_gpt2model_on_the_same_weights(heads):

@@ -70,6 +70,7 @@ def test_claims_match_the_registered_list():
     assert all(d["kind"] == "claim" for d in doc.values())
 
 
+@pytest.mark.slow
 def test_variant_comparisons_wait_for_converged_runs():
     """A seed of A, B or C at the step cap (synthetic runs take 500..502 steps) leaves the two comparisons
     inconclusive, with the comparison still measured; learns_puzzles and the probe claim keep their verdicts."""
@@ -182,6 +183,7 @@ def test_stages_name_what_is_wrong(tmp_path):
         stages.run(StageContext("mental_imagery", OmegaConf.create({"data": "real"}), seed=0))
 
 
+@pytest.mark.slow
 def test_probe_claim_reads_the_pretrained_control_and_the_random_code_positive_control():
     """With VLM pretraining the untrained control is the stronger of the random and the pretrained-only model; the
     positive control is random_code (a d-dimensional code of the true board)."""

@@ -60,6 +60,7 @@ def test_lbfgs_matches_torch_optim():
     assert torch.equal(solve(optim.LBFGS), solve(torch.optim.LBFGS))
 
 
+@pytest.mark.slow
 def test_training_with_them_never_imports_torch_dynamo():
     """The point of the module: a job that trains with these optimizers (and a scheduler, gradient clipping and a state
     round trip) does not pay torch._dynamo's import. Run in a fresh interpreter, since this one may have imported it."""
@@ -84,6 +85,7 @@ print("torch._dynamo" in sys.modules)
     assert out.stdout.strip() == "False", out.stdout + out.stderr
 
 
+@pytest.mark.slow
 def test_stock_torch_optim_does_import_it():
     """The control: without the bypass, the same training imports torch._dynamo (else the test above proves nothing)."""
     script = """

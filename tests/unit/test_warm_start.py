@@ -48,6 +48,7 @@ def server():
     os.unlink(f"{path}.lock")  # a killed server leaves both; one that goes idle removes them itself (tested below)
 
 
+@pytest.mark.slow
 def test_an_idle_server_exits_and_leaves_neither_socket_nor_lock():
     env = {**job_env(), "NEURIPS26_WARM_IDLE_S": "1"}  # its own environment, so its own server
     path = warm_start.socket_path(env, str(ROOT))
@@ -69,6 +70,7 @@ def cold(*argv: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
+@pytest.mark.slow
 def test_a_warm_job_prints_what_a_cold_job_prints(server):
     warm = client("papers")
     assert "WARM 0" in warm.stderr, warm.stderr
