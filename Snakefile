@@ -20,6 +20,7 @@ configfile: "config/config.yaml"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
+include: "workflow/rules/config.smk"
 
 
 # One rule file per implemented paper, named after its id (config/papers.yaml decides which exist).

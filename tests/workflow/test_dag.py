@@ -20,14 +20,25 @@ def test_dry_run_of_results_all_plans_every_promised_artifact(repo_copy):
         assert rule in result.stdout, rule
 
 
+def test_one_rule_writes_every_papers_config_and_no_other_path(repo_copy):
+    """`paper_config` (workflow/rules/config.smk) is one job per selected paper; its wildcard is constrained to the
+    implemented ids, so a config.yaml anywhere else has no rule."""
+    planned = snakemake(repo_copy, "results/all", "-n", "--quiet", "rules").stdout
+    implemented = [p.id for p in load_papers() if p.implemented]
+    assert any(line.split() == ["paper_config", str(len(implemented))] for line in planned.splitlines()), planned[-3000:]
+    for path in ("results/all/config.yaml", "results/nopaper/config.yaml", f"results/{implemented[0]}/runs/config.yaml"):
+        result = snakemake(repo_copy, "-n", path, check=False)
+        assert result.returncode != 0 and "MissingRuleException" in result.stdout + result.stderr, path
+
+
 def test_bookkeeping_is_local_and_each_papers_summary_is_one_job():
     """On a cluster, composing a config (milliseconds) must not wait in the queue, and a paper's tables, figures and
     claims (seconds each) are one job, `<id>_summary`, running their stages in one process (`stage_steps`), which writes
     the claims. A new paper follows the same shape."""
     local, groups, rules = local_rules(ROOT), workflow_groups(ROOT), rule_blocks(ROOT)
-    assert {"data_prepare", "report_build"} <= local
+    assert {"data_prepare", "report_build", "paper_config"} <= local
     for paper in (p.id for p in load_papers() if p.implemented):
-        assert f"{paper}_config" in local, paper
+        assert f"{paper}_config" not in rules, f"{paper}: its config is written by the one rule paper_config"
         summary = rules.get(f"{paper}_summary", "")
         assert "stage_steps(" in summary and f"results/{paper}/claims.json" in summary, paper
         stray = {rule for rule in rules if rule.startswith(f"{paper}_") and

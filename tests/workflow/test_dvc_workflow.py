@@ -151,7 +151,8 @@ def test_push_fresh_clone_pull_leaves_nothing_to_rebuild(pushed, blocker, tmp_pa
     refused = run(clone, blocker, sys.executable, "-m", "neurips26", "dvc-pulled", check=False)
     assert refused.returncode != 0 and "not clean" in refused.stderr, refused.stdout + refused.stderr
     dry = run(clone, blocker, sys.executable, "-m", "snakemake", "-n", "results/all")
-    assert f"{PAPER}_config" in dry.stdout and "report_build" in dry.stdout, dry.stdout
+    assert "rule paper_config:" in dry.stdout and f"output: results/{PAPER}/config.yaml" in dry.stdout, dry.stdout
+    assert "report_build" in dry.stdout, dry.stdout
 
 
 def find_row(node, name):

@@ -91,7 +91,7 @@ def test_switched_on_its_rules_plan_every_job_and_each_stage_says_what_to_write(
         readme.write_text(scaffold.readme_with(readme.read_text(), papers_markdown(scaffolded)))
         _repositorys_checks_pass(scaffolded)
         plan = snakemake(scaffolded, f"results/{NEW}/claims.json", "-n", "-p").stdout
-        for rule, count in ((f"{NEW}_config", 1), (f"{NEW}_run", 3), (f"{NEW}_summary", 1)):
+        for rule, count in (("paper_config", 1), (f"{NEW}_run", 3), (f"{NEW}_summary", 1)):
             assert any(line.split() == [rule, str(count)] for line in plan.splitlines()), (rule, plan[-2000:])
         assert f"--output results/{NEW}/claims.json results/{NEW}/metrics.json" in plan
         everything = snakemake(scaffolded, "results/all", "-n", "--quiet", "rules").stdout

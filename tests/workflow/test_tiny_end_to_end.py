@@ -72,7 +72,7 @@ def test_a_changed_parameter_reruns_its_paper(tiny_run):
     result = snakemake(tiny_run, "results/all", "--profile", "profiles/ci", "--cores", "2", "-n", "--config", "scale=tiny",
                        "seeds=[0]",
                        "--quiet", "rules")
-    assert "mec_mmd_config" in result.stdout and "report_build" in result.stdout
+    assert "paper_config" in result.stdout and "mec_mmd_run" in result.stdout and "report_build" in result.stdout
 
 
 def test_an_edited_module_reruns_exactly_the_jobs_that_run_it(tiny_run):
@@ -88,7 +88,7 @@ def test_an_edited_module_reruns_exactly_the_jobs_that_run_it(tiny_run):
     finally:
         module.write_text(original)
     assert "mec_mmd_summary" in planned and "report_build" in planned
-    assert "mec_mmd_run" not in planned and "mec_mmd_config" not in planned
+    assert "mec_mmd_run" not in planned and "paper_config" not in planned
     result = snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "-n", "results/all")
     assert "Nothing to be done" in result.stdout + result.stderr
 

@@ -19,23 +19,6 @@ EXTRA_OUTPUTS["causal_compile"] = expand(
 ) + ["results/causal_compile/runs/real_text/statements.csv"]
 
 
-rule causal_compile_config:
-    localrule: True
-    input:
-        hydra_files("causal_compile"),
-    output:
-        "results/causal_compile/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/causal_compile/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 causal_compile config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule causal_compile_run:
     input:
         config="results/causal_compile/config.yaml",

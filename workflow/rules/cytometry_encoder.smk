@@ -52,23 +52,6 @@ EXTRA_OUTPUTS["cytometry_encoder"] = sorted({p for paths in CYTO_TABLE_INPUTS.va
 CYTO_REAL_SOURCES = {"manifest": "data/manifests/cytometry_studies.yaml", "fetched": "data/raw/cytometry/provenance.json"}
 
 
-rule cytometry_encoder_config:
-    localrule: True
-    input:
-        hydra_files("cytometry_encoder"),
-    output:
-        f"{CYTO}/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/cytometry_encoder/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 cytometry_encoder config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule cytometry_encoder_universe:
     input:
         config=f"{CYTO}/config.yaml",

@@ -12,23 +12,6 @@ EXTRA_OUTPUTS["docatlas"] = expand(
 )
 
 
-rule docatlas_config:
-    localrule: True
-    input:
-        hydra_files("docatlas"),
-    output:
-        "results/docatlas/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/docatlas/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 docatlas config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule docatlas_run:
     input:
         config="results/docatlas/config.yaml",

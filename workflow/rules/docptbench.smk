@@ -14,23 +14,6 @@ EXTRA_OUTPUTS["docptbench"] = (
 )
 
 
-rule docptbench_config:
-    localrule: True
-    input:
-        hydra_files("docptbench"),
-    output:
-        "results/docptbench/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/docptbench/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 docptbench config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule docptbench_run:
     input:
         data=DOCPTBENCH_DATA,

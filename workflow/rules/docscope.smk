@@ -26,23 +26,6 @@ EXTRA_OUTPUTS["docscope"] = (
 )
 
 
-rule docscope_config:
-    localrule: True
-    input:
-        hydra_files("docscope"),
-    output:
-        "results/docscope/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/docscope/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 docscope config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule docscope_benchmark:
     input:
         data="data/raw/docscope_bench/provenance.json",

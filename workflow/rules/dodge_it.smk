@@ -24,23 +24,6 @@ EXTRA_OUTPUTS["dodge_it"] = [
 ]
 
 
-rule dodge_it_config:
-    localrule: True
-    input:
-        hydra_files("dodge_it"),
-    output:
-        "results/dodge_it/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/dodge_it/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 dodge_it config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule dodge_it_bc:
     input:
         config="results/dodge_it/config.yaml",

@@ -19,23 +19,6 @@ EXTRA_OUTPUTS["dofp_lut"] = expand("results/dofp_lut/runs/seed{seed}.{ext}", see
 DOFP_LUT_ALL_THREADS = 8
 
 
-rule dofp_lut_config:
-    localrule: True
-    input:
-        hydra_files("dofp_lut"),
-    output:
-        "results/dofp_lut/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/dofp_lut/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 dofp_lut config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule dofp_lut_run:
     input:
         data=DOFP_LUT_DATA,

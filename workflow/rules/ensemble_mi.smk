@@ -38,23 +38,6 @@ EXTRA_OUTPUTS["ensemble_mi"] = (
 )
 
 
-rule ensemble_mi_config:
-    localrule: True
-    input:
-        hydra_files("ensemble_mi"),
-    output:
-        "results/ensemble_mi/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/ensemble_mi/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 ensemble_mi config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule ensemble_mi_predict:
     input:
         data=lambda w: f"data/raw/{ENSEMBLE_MI_DATA[w.task]}/provenance.json",

@@ -18,23 +18,6 @@ HYP_FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}
 EXTRA_OUTPUTS["hyperidac"] = HYP_RUNS + expand("results/hyperidac/features/seed{seed}.npz", seed=SEEDS)
 
 
-rule hyperidac_config:
-    localrule: True
-    input:
-        hydra_files("hyperidac"),
-    output:
-        "results/hyperidac/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/hyperidac/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 hyperidac config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule hyperidac_features:
     input:
         data="data/raw/fashion_mnist/provenance.json",

@@ -26,23 +26,6 @@ KONDO_GATE_STAGE = {"bandit": "run_bandit", "mnist": "run_mnist --input data/raw
 KONDO_GATE_STAGE.update({f"reversal_L{n}": f"run_reversal length={n}" for n in KONDO_GATE_LENGTHS})
 
 
-rule kondo_gate_config:
-    localrule: True
-    input:
-        hydra_files("kondo_gate"),
-    output:
-        "results/kondo_gate/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/kondo_gate/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 kondo_gate config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule kondo_gate_run:
     input:
         config="results/kondo_gate/config.yaml",

@@ -21,23 +21,6 @@ EXTRA_OUTPUTS["mec_mmd"] = expand(
 )
 
 
-rule mec_mmd_config:
-    localrule: True
-    input:
-        hydra_files("mec_mmd"),
-    output:
-        "results/mec_mmd/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/mec_mmd/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 mec_mmd config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule mec_mmd_run:
     input:
         config="results/mec_mmd/config.yaml",

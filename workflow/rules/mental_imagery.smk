@@ -19,23 +19,6 @@ EXTRA_OUTPUTS["mental_imagery"] = MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED +
     "results/mental_imagery/tables/probe_seeds.csv"]
 
 
-rule mental_imagery_config:
-    localrule: True
-    input:
-        hydra_files("mental_imagery"),
-    output:
-        "results/mental_imagery/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/mental_imagery/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 mental_imagery config --output {output} {params.overrides} > {log} 2>&1"
-
-
 # The puzzles of a seed and its VLM pretraining (describe the start boards; the checkpoint A, B and C are fine-tuned
 # from), in one job: the run jobs need both.
 rule mental_imagery_puzzles:

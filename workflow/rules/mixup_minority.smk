@@ -16,23 +16,6 @@ EXTRA_OUTPUTS["mixup_minority"] = MM_LT_RUNS + MM_LPM_RUNS + MM_LPM_GRAMS + [
     "results/mixup_minority/tables/lt_runs.csv", "results/mixup_minority/tables/lpm_runs.csv"]
 
 
-rule mixup_minority_config:
-    localrule: True
-    input:
-        hydra_files("mixup_minority"),
-    output:
-        "results/mixup_minority/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/mixup_minority/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 mixup_minority config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule mixup_minority_lpm:
     input:
         config="results/mixup_minority/config.yaml",

@@ -24,23 +24,6 @@ EXTRA_OUTPUTS["plant"] = (
 )
 
 
-rule plant_config:
-    localrule: True
-    input:
-        hydra_files("plant"),
-    output:
-        "results/plant/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/plant/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 plant config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule plant_prepare:
     input:
         data="data/raw/plant_medline/provenance.json",

@@ -19,23 +19,6 @@ PREQ_FIGURES["measure_correlations"] = "correlations"
 EXTRA_OUTPUTS["prequential_mdl"] = PREQ_RUNS + ["results/prequential_mdl/tables/runs.csv"]
 
 
-rule prequential_mdl_config:
-    localrule: True
-    input:
-        hydra_files("prequential_mdl"),
-    output:
-        "results/prequential_mdl/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/prequential_mdl/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 prequential_mdl config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule prequential_mdl_run:
     input:
         config="results/prequential_mdl/config.yaml",

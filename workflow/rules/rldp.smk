@@ -22,23 +22,6 @@ EXTRA_OUTPUTS["rldp"] = [*expand("results/rldp/model/seed{seed}_{part}", seed=SE
                          *[f"results/rldp/tables/{t}.csv" for t in RLDP_TABLES]]
 
 
-rule rldp_config:
-    localrule: True
-    input:
-        hydra_files("rldp"),
-    output:
-        "results/rldp/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/rldp/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 rldp config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule rldp_train:
     input:
         config="results/rldp/config.yaml",

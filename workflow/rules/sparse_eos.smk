@@ -27,23 +27,6 @@ EXTRA_OUTPUTS["sparse_eos"] = expand(
 )
 
 
-rule sparse_eos_config:
-    localrule: True
-    input:
-        hydra_files("sparse_eos"),
-    output:
-        "results/sparse_eos/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/sparse_eos/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 sparse_eos config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule sparse_eos_run:
     input:
         config="results/sparse_eos/config.yaml",

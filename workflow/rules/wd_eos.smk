@@ -35,23 +35,6 @@ WD_EOS_FIGURES = {
 EXTRA_OUTPUTS["wd_eos"] = WD_EOS_RUNS + ["results/wd_eos/tables/traces.csv"]
 
 
-rule wd_eos_config:
-    localrule: True
-    input:
-        hydra_files("wd_eos"),
-    output:
-        "results/wd_eos/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/wd_eos/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 wd_eos config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule wd_eos_run:
     input:
         config="results/wd_eos/config.yaml",

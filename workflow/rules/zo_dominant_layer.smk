@@ -62,23 +62,6 @@ rule zo_dominant_layer_second_model:
         " --seed {wildcards.seed} --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule zo_dominant_layer_config:
-    localrule: True
-    input:
-        hydra_files("zo_dominant_layer"),
-    output:
-        "results/zo_dominant_layer/config.yaml",
-    params:
-        overrides=paper_overrides(),
-    log:
-        "logs/zo_dominant_layer/config.log",
-    resources:
-        mem_mb=500,
-        runtime=5,
-    shell:
-        "python -m neurips26 zo_dominant_layer config --output {output} {params.overrides} > {log} 2>&1"
-
-
 rule zo_dominant_layer_run:
     input:
         data=lambda w: f"data/raw/{ZO_DOMINANT_LAYER_DATA[w.task]}/provenance.json",
