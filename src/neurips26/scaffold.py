@@ -23,6 +23,7 @@ import yaml
 from neurips26.cli import PROJECT_COMMANDS
 from neurips26.common.artifacts import write_text
 from neurips26.common.errors import UserError
+from neurips26.common.marked_block import with_block
 from neurips26.common.registry import Paper, papers_markdown, repo_root
 
 # The id rule of workflow/schemas/config.schema.json (and claims.schema.json): it names the rule file, the package, the
@@ -55,7 +56,7 @@ TEMPLATES = {
 OWN_FOLDERS = ("config/{id}", "src/neurips26/papers/{id}")
 REGISTRY = "config/papers.yaml"
 README = "README.md"
-PAPERS_BEGIN, PAPERS_END = "<!-- papers:begin -->\n", "<!-- papers:end -->"
+PAPERS_BEGIN, PAPERS_END = "<!-- papers:begin -->\n", "<!-- papers:end -->"  # the block test_readme.py reads
 
 
 def check_id(paper_id: str) -> None:
@@ -99,10 +100,7 @@ def registry_with(text: str, entry: str) -> str:
 
 
 def readme_with(text: str, table: str) -> str:
-    if PAPERS_BEGIN not in text or PAPERS_END not in text:
-        raise UserError(f"{README} has no {PAPERS_BEGIN.strip()} ... {PAPERS_END} block for the paper table")
-    head, rest = text.split(PAPERS_BEGIN, 1)
-    return head + PAPERS_BEGIN + table + PAPERS_END + rest.split(PAPERS_END, 1)[1]
+    return with_block(text, PAPERS_BEGIN, PAPERS_END, table, README)
 
 
 def scaffold(paper_id: str, title: str | None = None, root: Path | None = None, date: str | None = None) -> list[str]:

@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from neurips26.common.errors import UserError
+from neurips26.common.marked_block import block_of, with_block
 from neurips26.common.registry import load_papers, repo_root
 
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
@@ -76,19 +77,12 @@ def readme_table(document: dict) -> str:
 
 
 def rewrite_readme(readme: Path, table: str) -> None:
-    text = readme.read_text()
-    if BEGIN not in text or END not in text:
-        raise UserError(f"{readme} has no {BEGIN} ... {END} block for the generated claims table")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    readme.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text, count=1))
+    readme.write_text(with_block(readme.read_text(), BEGIN, END, f"\n{table}\n", str(readme)))
 
 
 def readme_verdicts(readme: Path) -> dict[str, str]:
     """{claim id: verdict} as the README's generated table states them."""
-    text = readme.read_text()
-    if BEGIN not in text:
-        return {}
-    block = text.split(BEGIN, 1)[1].split(END, 1)[0]
+    block = block_of(readme.read_text(), BEGIN, END) or ""
     found = {}
     for line in block.splitlines():
         match = re.match(r"\| `([a-z0-9_]+)` \| (claim|sanity) \|.*\| \*\*(holds|fails|inconclusive)\*\*", line)
