@@ -30,6 +30,7 @@ for paper_id in IMPLEMENTED_IDS:
 
 
 include: "workflow/rules/report.smk"
+include: "workflow/rules/robustness.smk"
 
 
 rule all:

@@ -13,6 +13,7 @@
     python -m neurips26 dvc-plots-offline [FOLDER]   # the page of `dvc plots show` without the CDN scripts
     python -m neurips26 verdicts readme|write|check [PAPER ...]   # README claims tables, expected verdicts
     python -m neurips26 new-paper ID [--title TITLE]   # a planned paper's skeleton (docs/adding-a-paper.md)
+    python -m neurips26 robustness set|aggregate ...     # a paper on one more seed set; robustness.json (docs/robustness.md)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 from neurips26.common.errors import UserError
 
 PROJECT_COMMANDS = ("report", "data", "lock-data", "dvc-yaml", "dvc-pulled", "dvc-plots-offline", "papers", "verdicts",
-                    "new-paper")
+                    "new-paper", "robustness")
 # A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
 OVERRIDE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w.]*(=|$)")
 
@@ -145,10 +146,25 @@ def run_project_command(command: str, argv: list[str]) -> None:
         from neurips26.scaffold import main as scaffold_main
 
         scaffold_main(argv)
+    elif command == "robustness":
+        run_robustness(argv)
     elif command == "papers":
         from neurips26.common.registry import papers_markdown
 
         print(papers_markdown(), end="")
+
+
+def run_robustness(argv: list[str]) -> None:
+    if not argv or argv[0] not in ("set", "aggregate"):
+        raise UserError("robustness: give `set` (one paper on one seed set) or `aggregate` (its robustness.json)")
+    if argv[0] == "set":
+        from neurips26.robustness.run_set import main as set_main
+
+        set_main(argv[1:])
+    else:
+        from neurips26.robustness.aggregate import main as aggregate_main
+
+        aggregate_main(argv[1:])
 
 
 def lock_data(argv: list[str]) -> None:

@@ -51,9 +51,9 @@ def persisted(path: str) -> dict:
 
 def run_keys(root: Path) -> list[str]:
     """The keys of config/config.yaml that change what a paper computes: all of the schema's but `papers` (which
-    papers to build)."""
+    papers to build) and `robustness` (further seed sets, outside results/all and the DVC stages)."""
     schema = json.loads((root / "workflow/schemas/config.schema.json").read_text())
-    return [key for key in schema["properties"] if key != "papers"]
+    return [key for key in schema["properties"] if key not in ("papers", "robustness")]
 
 
 def data_rules(root: Path) -> list[str]:

@@ -163,3 +163,20 @@ def test_seed_interval_against_a_hand_computation_and_scipy():
     one = seed_interval([0.3])
     assert one[0] == 0.3 and math.isnan(one[1]) and math.isnan(one[2])   # one seed: no interval
     assert all(math.isnan(x) for x in seed_interval([]))
+
+
+def test_a_long_scale_that_runs_defaults_design_decides_nothing_more(tmp_path, repo_root, monkeypatch):
+    """scale=long with long_design: false (the paper's long budgets are not built) must not judge a claim decided at
+    long; with a long design it does, and a claim decided at default is judged either way."""
+    from neurips26.common.claims import claims_document
+
+    monkeypatch.chdir(repo_root)
+    win = SeedTest("gap", {0: 0.10, 1: 0.12, 2: 0.11}, ">", 0.0)
+    claims = [Claim("at_long", "s", "c", [win], [], PAPER, decided_at="long"), Claim("at_default", "s", "c", [win], [],
+                                                                                      PAPER)]
+    undesigned = OmegaConf.create({"scale_name": "long", "data": "embedded", "seeds": [0, 1, 2], "long_design": False})
+    at_long, at_default = claims_document("mec_mmd", undesigned, claims, PROVENANCE)["claims"]
+    assert at_long["verdict"] == "inconclusive" and "long_design: false" in at_long["why_inconclusive"]
+    assert at_default["verdict"] == "holds"
+    designed = claims_document("mec_mmd", _cfg("long"), claims, PROVENANCE)["claims"]
+    assert [c["verdict"] for c in designed] == ["holds", "holds"]

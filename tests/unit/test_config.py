@@ -12,7 +12,7 @@ def test_the_shipped_run_config_is_valid(repo_root):
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
-    ("scale", "huge", r"'scale'.*allowed values: tiny, default, paper"),
+    ("scale", "huge", r"'scale'.*allowed values: tiny, default, long, paper"),
     ("data", "web", r"'data'.*allowed values: embedded, real"),
     ("device", "tpu", r"'device'.*allowed values: auto, cpu, cuda"),
     ("seeds", [], r"'seeds'"),

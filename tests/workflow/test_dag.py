@@ -20,6 +20,22 @@ def test_dry_run_of_results_all_plans_every_promised_artifact(repo_copy):
         assert rule in result.stdout, rule
 
 
+def test_every_paper_composes_and_plans_at_the_long_scale(repo_copy):
+    result = snakemake(repo_copy, "results/all", "-n", "--quiet", "rules", "--config", "scale=long")
+    for paper in load_papers():
+        assert f"{paper.id}_summary" in result.stdout, paper.id
+
+
+def test_robustness_is_one_job_per_paper_and_seed_set_and_not_part_of_results_all(repo_copy):
+    planned = snakemake(repo_copy, "results/robustness", "-n", "--quiet", "rules", "--config",
+                        "robustness={sets: 2, size: 3, first_seed: 100}").stdout
+    implemented = [p.id for p in load_papers() if p.implemented]
+    counts = {line.split()[0]: line.split()[1] for line in planned.splitlines() if len(line.split()) == 2}
+    assert counts.get("robustness_set") == str(2 * len(implemented)), planned[-3000:]
+    assert counts.get("robustness_paper") == str(len(implemented))
+    assert "robustness" not in snakemake(repo_copy, "results/all", "-n", "--quiet", "rules").stdout
+
+
 def test_one_rule_writes_every_papers_config_and_no_other_path(repo_copy):
     """`paper_config` (workflow/rules/config.smk) is one job per selected paper; its wildcard is constrained to the
     implemented ids, so a config.yaml anywhere else has no rule."""
@@ -86,7 +102,8 @@ def test_lint_finds_nothing_but_the_justified_conda_warning(repo_copy):
 
 
 @pytest.mark.parametrize(("override", "message"), [
-    ("scale=huge", "allowed values: tiny, default, paper"),
+    ("scale=huge", "allowed values: tiny, default, long, paper"),
+    ("robustness={sets: 1, size: 3, first_seed: 1}", "contain the configured seed(s) [1, 2]"),
     ("papers=[nopaper]", "unknown paper id 'nopaper'"),
 ])
 def test_bad_config_is_refused_before_anything_runs(repo_copy, override, message):

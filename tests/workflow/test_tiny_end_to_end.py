@@ -153,3 +153,22 @@ def test_killed_run_is_redone_and_reproduces_identical_results(tiny_run):
     snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "results/all", timeout=1800)
     assert {path: sha256_of(tiny_run / path) for path in before} == before
     assert set(manifest(tiny_run)) == set(before)
+
+
+def test_robustness_reruns_a_paper_on_fresh_seed_sets_beside_results_all(tiny_run):
+    """results/robustness: mec_mmd's claims on two seed sets disjoint from the configured seeds, each set its own job,
+    robustness.json with "holds in k of K", and the page marking it; results/all is left as it was."""
+    before = sha256_of(tiny_run / "results/all/claims.csv")
+    snakemake(tiny_run, "--profile", "profiles/ci", "--cores", "2", "results/robustness", "--config", "scale=tiny",
+              "seeds=[0,1]", "papers=[mec_mmd]", "robustness={sets: 2, size: 3, first_seed: 100}", timeout=900)
+    robustness = json.loads((tiny_run / "results/mec_mmd/robustness.json").read_text())
+    assert robustness["seed_sets"] == [[100, 101, 102], [103, 104, 105]]
+    for name in ("100-101-102", "103-104-105"):
+        document = json.loads((tiny_run / f"results/mec_mmd/robustness/seeds-{name}.json").read_text())
+        assert document["seeds"] == [int(s) for s in name.split("-")] and document["provenance"]["commit"]
+    claim_ids = [c["id"] for c in json.loads((tiny_run / "results/mec_mmd/claims.json").read_text())["claims"]]
+    assert [c["id"] for c in robustness["claims"]] == claim_ids
+    assert all(c["sets"] == 2 and 0 <= c["holds_in"] <= 2 for c in robustness["claims"])
+    page = (tiny_run / "results/robustness/index.html").read_text()
+    assert "seed sets</span>" in page and "holds in" in page
+    assert sha256_of(tiny_run / "results/all/claims.csv") == before

@@ -370,9 +370,16 @@ def claim_metrics(entries: list[dict]) -> dict:
 
 def claims_document(paper_id: str, cfg, claims: list[Claim], provenance: dict) -> dict:
     scale, data = cfg.scale_name, cfg.data
+    # A paper whose long design is not built yet runs default's design at scale=long (long_design: false in its
+    # scale/long.yaml): it decides what default decides, and a claim decided at long stays inconclusive.
+    undesigned = scale == "long" and not cfg.get("long_design", True)
+    entries = [c.to_json("default" if undesigned else scale, data) for c in claims]
+    for entry in entries:
+        if undesigned and entry.get("why_inconclusive", "").startswith("decided at scale=long"):
+            entry["why_inconclusive"] = (f"decided at scale=long, but this paper's long scale runs default's design "
+                                         f"(long_design: false in config/{paper_id}/scale/long.yaml)")
     return {"paper_id": paper_id, "title": get_paper(paper_id).title, "contract": 2, "scale": scale, "data": data,
-            "seeds": [int(s) for s in cfg.seeds], "provenance": provenance,
-            "claims": [c.to_json(scale, data) for c in claims]}
+            "seeds": [int(s) for s in cfg.seeds], "provenance": provenance, "claims": entries}
 
 
 def write_claims(path: str | Path, paper_id: str, cfg, claims: list[Claim], provenance: dict) -> dict:

@@ -54,6 +54,9 @@ def coerce_command_line(cfg: dict) -> dict:
         cfg["seeds"] = [int(s) if isinstance(s, str) and s.strip().lstrip("-").isdigit() else s for s in seeds]
     if cfg.get("papers") in ("", "[]"):
         cfg["papers"] = []
+    robustness = cfg.get("robustness")
+    if isinstance(robustness, dict):
+        cfg["robustness"] = {k: int(v) if isinstance(v, str) and v.strip().isdigit() else v for k, v in robustness.items()}
     return cfg
 
 
@@ -155,13 +158,25 @@ def scale_config(paper_id: str, scale: str, root: Path | None = None) -> Setting
         if entry == "_self_":
             _merge(merged, primary)
         elif isinstance(entry, dict) and list(entry.keys()) == ["scale"]:
-            scale_file = config_dir / "scale" / f"{scale}.yaml"
-            if not scale_file.is_file():
-                raise UserError(f"config/{paper_id}: no scale {scale!r} ({scale_file} is missing)")
-            _merge(merged, _load_yaml(scale_file))
+            _merge(merged, _scale_file(config_dir, paper_id, scale))
         else:
             raise UserError(f"config/{paper_id}/config.yaml: defaults entry {entry} is not `_self_` or `scale: ...`")
     return Settings(merged)
+
+
+def _scale_file(config_dir: Path, paper_id: str, scale: str) -> dict:
+    """One scale file, merged onto the scale it names first when it starts with `defaults: [<scale>, _self_]` (a
+    `long` that keeps default's design and changes only some budgets), as Hydra reads that list."""
+    scale_file = config_dir / "scale" / f"{scale}.yaml"
+    if not scale_file.is_file():
+        raise UserError(f"config/{paper_id}: no scale {scale!r} ({scale_file} is missing)")
+    own = _load_yaml(scale_file)
+    defaults = own.pop("defaults", ["_self_"])
+    if len(defaults) > 2 or defaults[-1] != "_self_" or not all(isinstance(d, str) for d in defaults):
+        raise UserError(f"{scale_file}: defaults must be [_self_] or [<scale>, _self_], not {defaults}")
+    merged: dict = _scale_file(config_dir, paper_id, defaults[0]) if len(defaults) == 2 else {}
+    _merge(merged, own)
+    return merged
 
 
 def _check_common_keys(cfg: DictConfig, source: str) -> None:

@@ -20,12 +20,16 @@ from neurips26.report.html import page, paper_section, provenance_block, summary
 
 
 def claims_rows(documents: dict[str, dict]) -> pd.DataFrame:
-    """One row per claims.json entry of every paper: the verdict, the statistic, the paper's value, the controls."""
+    """One row per claims.json entry of every paper: the verdict, the statistic, the paper's value, the controls (and,
+    on the robustness page, in how many seed sets it holds and whether it is stable)."""
     rows = []
     for paper_id, document in documents.items():
         for claim in document["claims"]:
             stat = claim["statistic"] or {}
-            rows.append({"paper_id": paper_id, "claim_id": claim["id"], "kind": claim["kind"],
+            robust = claim.get("robustness")
+            extra = {"holds_in_sets": robust["holds_in"], "seed_sets": robust["sets"], "stable": robust["stable"]} \
+                if robust else {}
+            rows.append({**extra, "paper_id": paper_id, "claim_id": claim["id"], "kind": claim["kind"],
                          "statement": claim["statement"], "source": claim["source"], "verdict": claim["verdict"],
                          "holds": claim["holds"], "outcome": claim["outcome"],
                          "why_inconclusive": claim.get("why_inconclusive", ""), "criterion": claim["criterion"],
@@ -74,13 +78,23 @@ def overview_rows(papers: list, documents: dict[str, dict], root: Path) -> list[
     return rows
 
 
-def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: Path) -> None:
+def attach_robustness(document: dict, robustness: dict) -> None:
+    """Each claim gets its robustness.json entry (in memory, for the page and claims.csv)."""
+    by_id = {entry["id"]: entry for entry in robustness["claims"]}
+    for claim in document["claims"]:
+        claim["robustness"] = by_id.get(claim["id"])
+
+
+def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: Path, robustness: bool = False) -> None:
     results = root / "results"
     papers = load_papers(root)
     chosen = [p for p in papers if p.id in paper_ids]
     planned = [p for p in papers if not p.implemented]
     # each paper's claims.json, read once for the rows, the overview, the sections and the provenance
     documents = {pid: json.loads((results / pid / "claims.json").read_text()) for pid in paper_ids}
+    if robustness:
+        for pid, document in documents.items():
+            attach_robustness(document, json.loads((results / pid / "robustness.json").read_text()))
     claims = claims_rows(documents)
     counted = claims[claims["kind"] == "claim"] if len(claims) else claims
     verdicts = counted["verdict"].value_counts().to_dict() if len(claims) else {}
@@ -88,6 +102,10 @@ def build(output: Path, paper_ids: list[str], producers: dict[str, str], root: P
     summary = (f"{len(chosen)} implemented paper(s), {len(planned)} planned; {len(counted)} claims: "
                f"{verdicts.get('holds', 0)} hold, {verdicts.get('fails', 0)} fail, "
                f"{verdicts.get('inconclusive', 0)} inconclusive; {sanity} sanity checks (not counted).")
+    if robustness and len(counted):
+        unstable = int((~counted["stable"].astype(bool)).sum())
+        summary += (f" Robustness: each verdict rerun on further seed sets (holds in k/K beside it); {unstable} of "
+                    f"{len(counted)} claims are unstable (their verdict differs between seed sets).")
     staging = output.with_name(output.name + ".part")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -107,6 +125,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--output", type=Path, required=True, help="the results/all folder")
     parser.add_argument("--papers", nargs="*", default=[])
     parser.add_argument("--producers", type=Path, help="JSON file: artifact path -> producing rule (default: none known)")
+    parser.add_argument("--robustness", action="store_true",
+                        help="the robustness page: read each paper's robustness.json too (results/robustness)")
     args = parser.parse_args(argv)
     producers = json.loads(args.producers.read_text()) if args.producers else {}
-    build(args.output, args.papers, producers, repo_root())
+    build(args.output, args.papers, producers, repo_root(), robustness=args.robustness)

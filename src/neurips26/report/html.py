@@ -18,6 +18,7 @@ figure{display:inline-block;margin:.5em;width:47%;vertical-align:top}
 figure img{width:100%;height:auto}figcaption{font-size:.8em;color:#555}
 .planned{color:#777}code{background:#f6f6f6;padding:0 .2em}
 table.summary td.n{text-align:right}.bar{display:inline-block;height:.7em;vertical-align:middle}
+.unstable{color:#a01010;font-weight:bold}.robustness{font-weight:normal;color:#333}
 .bar.holds{background:#3a9a3a}.bar.fails{background:#c03030}.bar.inconclusive{background:#d4b000}
 .banner{background:#fff3cd;border:2px solid #d4a000;padding:.6em 1em;font-weight:bold}
 .provenance td{font-size:.9em}.why{color:#6b5400;font-style:italic}
@@ -87,9 +88,19 @@ def paper_value_text(value: dict) -> str:
     return f"{shown}<small>{escape(value['where'])}</small>"
 
 
+def robustness_text(robustness: dict | None) -> str:
+    """"holds in k/K" seed sets, and `unstable` when the configured run and the sets do not all agree."""
+    if not robustness:
+        return ""
+    unstable = "" if robustness["stable"] else " <span class='unstable'>unstable</span>"
+    sets = ", ".join(robustness["set_verdicts"])
+    return (f"<br><span class='robustness' title='verdicts on the seed sets: {escape(sets)}'>holds in "
+            f"{robustness['holds_in']}/{robustness['sets']} seed sets</span>{unstable}")
+
+
 def verdict_cell(claim: dict) -> str:
     why = f"<br><span class='why'>{escape(claim['why_inconclusive'])}</span>" if claim.get("why_inconclusive") else ""
-    return f"<td class='{claim['verdict']}'>{claim['verdict']}{why}</td>"
+    return f"<td class='{claim['verdict']}'>{claim['verdict']}{robustness_text(claim.get('robustness'))}{why}</td>"
 
 
 def claims_table(document: dict) -> str:
