@@ -39,6 +39,7 @@ TEMPLATES = {
     "config.yaml.tmpl": "config/{id}/config.yaml",
     "scale_tiny.yaml.tmpl": "config/{id}/scale/tiny.yaml",
     "scale_default.yaml.tmpl": "config/{id}/scale/default.yaml",
+    "scale_long.yaml.tmpl": "config/{id}/scale/long.yaml",
     "scale_paper.yaml.tmpl": "config/{id}/scale/paper.yaml",
     "claims.yaml.tmpl": "config/claims/{id}.yaml",
     "rules.smk.tmpl": "workflow/rules/{id}.smk",
