@@ -8,8 +8,7 @@
   speed varies about twofold between hours (the floor measured 1.05 to 2.4 s on 2026-12-02) and the floor separates
   that from the pipeline's share;
 - the tiny end-to-end of every implemented paper (`--profile profiles/ci`), budget 6 min on 2 cores, with each paper's share
-  (summed job seconds from its Snakemake benchmark files); warm, as CI runs it (jobs forked from a server that has
-  imported torch, pandas and scipy: common/warm_start.py), or cold with `--cold`;
+  (summed job seconds from its Snakemake benchmark files), every job a fresh interpreter as in a user's run;
 - a no-op rerun of the built tiny tree, budget 5 s.
 It prints the numbers and which budget is over; it is a benchmark, not a test (timings belong here, not in assertions).
 """
@@ -36,8 +35,8 @@ BUDGETS = {"dry_run_s": 3.0, "tiny_end_to_end_s": 360.0, "noop_rerun_s": 5.0}
 ONE_RULE = 'rule all:\n    output: "done.txt"\n    shell: "touch {output}"\n'
 
 
-def timed(copy: Path, *args: str, warm: bool = False) -> float:
-    env = {**env_for(copy), **({"NEURIPS26_WARM_START": "1"} if warm else {})}
+def timed(copy: Path, *args: str) -> float:
+    env = env_for(copy)
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=copy, env=env, text=True,
                             capture_output=True)
@@ -61,7 +60,6 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--cold", action="store_true", help="tiny run without warm start (every job a fresh interpreter)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         copy = copy_repository(Path(tmp))
@@ -74,8 +72,7 @@ def main(argv: list[str]) -> None:
             floor.append(timed(floor_dir, "-n", "done.txt"))
             dry_runs.append(timed(copy, "-n", "results/all"))
         measured = {"dry_run_s": statistics.median(dry_runs)}
-        measured["tiny_end_to_end_s"] = timed(copy, "--profile", "profiles/ci", "--cores", str(args.cores), "results/all",
-                                              warm=not args.cold)
+        measured["tiny_end_to_end_s"] = timed(copy, "--profile", "profiles/ci", "--cores", str(args.cores), "results/all")
         measured["noop_rerun_s"] = statistics.median(
             timed(copy, "--profile", "profiles/ci", "--cores", str(args.cores), "results/all") for _ in range(args.repeat))
         shares = paper_shares(copy)
