@@ -12,24 +12,37 @@ import yaml
 from neurips26.common.artifacts import atomic_path, write_json
 from neurips26.common.errors import UserError
 from neurips26.common.fetch import download, sha256_of, verify_checksums, verify_sha256
+from neurips26.common.hf_source import HubFile, fetch_hub_file, split_pinned_url
 from neurips26.common.registry import repo_root
 from neurips26.common.source_lock import Pin, lock_path, read_lock, record_pin
 
 
 @dataclass(frozen=True)
 class RealFile:
-    """One file of a real source: a sha256, or the md5 the dataset's maintainers publish, or no checksum at all. Without
-    a sha256 the first fetch pins the file's sha256 in data/sources.lock and every later fetch must match it."""
+    """One file of a real source: a URL, or a file on the Hugging Face hub (`hf`, common/hf_source.py); a sha256, or
+    the md5 the dataset's maintainers publish, or no checksum at all. Without a sha256 the first fetch pins the file's
+    sha256 (and, on the hub, the commit) in data/sources.lock and every later fetch must match it."""
 
     name: str
-    url: str
+    url: str = ""
     sha256: str | None = None
     md5: str | None = None
+    hf: HubFile | None = None
 
     def check(self, registry: Path, dataset_id: str) -> None:
+        where = f"{registry}: dataset {dataset_id!r} file {self.name!r}"
         if (self.sha256 is not None and len(self.sha256) != 64) or (self.md5 is not None and len(self.md5) != 32):
-            raise UserError(f"{registry}: dataset {dataset_id!r} file {self.name!r} needs a valid sha256 (64 hex) or a "
-                            "published md5 (32 hex), or neither (pinned on first fetch in data/sources.lock)")
+            raise UserError(f"{where} needs a valid sha256 (64 hex) or a published md5 (32 hex), or neither (pinned on "
+                            "first fetch in data/sources.lock)")
+        if bool(self.url) == (self.hf is not None):
+            raise UserError(f"{where}: give either url or hf, not both or neither")
+        if self.hf is not None:
+            self.hf.check(where)
+
+    @property
+    def registered_url(self) -> str:
+        """What the pin records as the source: the URL, or the hub file (without its commit)."""
+        return self.hf.url() if self.hf else self.url
 
 
 @dataclass(frozen=True)
@@ -49,7 +62,8 @@ def load_datasets(path: Path | None = None) -> dict[str, Dataset]:
     entries = yaml.safe_load(path.read_text())["datasets"]
     datasets = {}
     for entry in entries:
-        real = [RealFile(**f) for f in entry.get("real", {}).get("files", [])]
+        real = [RealFile(**{**f, "hf": HubFile(**f["hf"]) if "hf" in f else None})
+                for f in entry.get("real", {}).get("files", [])]
         for f in real:
             f.check(path, entry["id"])
         datasets[entry["id"]] = Dataset(entry["id"], entry.get("papers", []), entry.get("license", "unknown"),
@@ -69,8 +83,11 @@ MIRROR_VARIABLE = "NEURIPS26_DATA_MIRROR"
 
 def source_url(dataset: Dataset, f: RealFile) -> str:
     """The file's public URL, or <mirror>/<dataset id>/<file name> when NEURIPS26_DATA_MIRROR is set (a site mirror, a
-    login-node server for compute nodes without internet, or a local server in tests). Checksums are verified either way."""
+    login-node server for compute nodes without internet, or a local server in tests). Checksums are verified either way.
+    A hub file is the hub's (its mirror is huggingface_hub's HF_ENDPOINT)."""
     mirror = os.environ.get(MIRROR_VARIABLE, "").rstrip("/")
+    if f.hf:
+        return f.registered_url
     return f"{mirror}/{dataset.id}/{f.name}" if mirror else f.url
 
 
@@ -87,32 +104,46 @@ def fetch_real(dataset: Dataset, root: Path, refresh: bool = False) -> list[Path
         dest = dataset.raw_dir(root) / f.name
         repin = refresh and not f.sha256  # a sha256 in config/datasets.yaml is the maintainers' pin: lock-data leaves it
         pin = None if f.sha256 or repin else pins.get((dataset.id, f.name))
-        fetch_file(dataset, f, dest, pin, lock, repin)
+        pinned_url = fetch_file(dataset, f, dest, pin, lock, repin, root)
         if not f.sha256 and pin is None:  # a first fetch (or a refresh): what arrived, verified as far as it can be
-            pin = Pin(dataset.id, f.name, dest.stat().st_size, sha256_of(dest), f.url)
+            pin = Pin(dataset.id, f.name, dest.stat().st_size, sha256_of(dest), pinned_url)
             record_pin(lock, pin)
         paths.append(dest)
-        files[f.name] = {"url": source_url(dataset, f), "sha256": f.sha256 or pin.sha256, "sha256_source":
+        url = pin.url if pin and f.hf else source_url(dataset, f)  # a hub file's pin names its commit
+        files[f.name] = {"url": url, "sha256": f.sha256 or pin.sha256, "sha256_source":
                          "config/datasets.yaml" if f.sha256 else "pinned on first fetch in data/sources.lock"
                          + (" (md5-verified)" if f.md5 else ""), "md5": f.md5}
     write_provenance(dataset.raw_dir(root) / "provenance.json", dataset, mode="real", files=files)
     return paths
 
 
-def fetch_file(dataset: Dataset, f: RealFile, dest: Path, pin: Pin | None, lock: Path, refresh: bool) -> None:
+def fetch_file(dataset: Dataset, f: RealFile, dest: Path, pin: Pin | None, lock: Path, refresh: bool,
+               root: Path) -> str:
     """One file, verified against the registry's checksums and its pin; without either it is a first fetch (pinned by
-    the caller). A file already on disk without a pin is pinned as it is, after its md5 where there is one."""
-    if pin is not None and pin.url != f.url:
-        raise UserError(f"{lock} pins {dataset.id}/{f.name} from {pin.url}, but config/datasets.yaml now gives {f.url}: "
-                        f"re-pin it deliberately with `make lock-data DATASETS={dataset.id}`")
+    the caller). A file already on disk without a pin is pinned as it is, after its md5 where there is one. Returns the
+    URL a new pin records (a hub file's carries the commit it came from)."""
+    registered, commit = split_pinned_url(pin.url) if pin is not None and f.hf else (pin.url if pin else None, None)
+    if pin is not None and registered != f.registered_url:
+        raise UserError(f"{lock} pins {dataset.id}/{f.name} from {pin.url}, but config/datasets.yaml now gives "
+                        f"{f.registered_url}: re-pin it deliberately with `make lock-data DATASETS={dataset.id}`")
     sha256 = f.sha256 or (pin.sha256 if pin else None)
     hint = "" if pin is None else (f" (the sha256 pinned in {lock}; if the source changed on purpose, re-pin it with "
                                    f"`make lock-data DATASETS={dataset.id}`)")
     if dest.is_file() and not refresh:
         if sha256 or f.md5:
             verify_checksums(dest, sha256, f.md5, hint)
-    else:
+        return f.registered_url
+    if f.hf is None:
         download(source_url(dataset, f), dest, sha256, f.md5, first_fetch=sha256 is None, hint=hint)
+        return f.url
+    commit = fetch_hub_file(f.hf, dest, root, commit)
+    if sha256 or f.md5:
+        try:
+            verify_checksums(dest, sha256, f.md5, hint)
+        except UserError:
+            dest.unlink()
+            raise
+    return f.hf.url(commit)
 
 
 def prepare(dataset: Dataset, mode: str, root: Path) -> Path:
