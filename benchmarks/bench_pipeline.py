@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/bench_pipeline.py [--cores 2] [--repeat 5]
 
-- `snakemake -n results/all` (default scale, nothing built): parse + DAG time, budget 3 s with 19 papers, judged on the
+- `snakemake -n results/all` (default scale, nothing built): parse + DAG time, budget Snakemake's own floor + 1.5 s
+  (the floor moves with the machine; the pipeline's share is what this project controls), judged on the
   median of the repeats after the first; the first (a fresh copy: no parse memo yet, common/parse_memo.py) is printed
   apart, and so is Snakemake's own floor on this machine, the dry run of a one-rule workflow, because this machine's
   speed varies about twofold between hours (the floor measured 1.05 to 2.4 s on 2026-12-02) and the floor separates
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.conftest import copy_repository, env_for  # noqa: E402
 
-BUDGETS = {"dry_run_s": 3.0, "tiny_end_to_end_s": 360.0, "noop_rerun_s": 5.0}
+BUDGETS = {"dry_run_s": 1.5, "tiny_end_to_end_s": 360.0, "noop_rerun_s": 5.0}  # dry run: seconds above the floor
 
 
 ONE_RULE = 'rule all:\n    output: "done.txt"\n    shell: "touch {output}"\n'
@@ -71,7 +72,7 @@ def main(argv: list[str]) -> None:
         for _ in range(args.repeat):  # alternated, so that a change in the machine's speed hits both alike
             floor.append(timed(floor_dir, "-n", "done.txt"))
             dry_runs.append(timed(copy, "-n", "results/all"))
-        measured = {"dry_run_s": statistics.median(dry_runs)}
+        measured = {"dry_run_s": statistics.median(dry_runs) - statistics.median(floor)}
         measured["tiny_end_to_end_s"] = timed(copy, "--profile", "profiles/ci", "--cores", str(args.cores), "results/all")
         measured["noop_rerun_s"] = statistics.median(
             timed(copy, "--profile", "profiles/ci", "--cores", str(args.cores), "results/all") for _ in range(args.repeat))
@@ -82,7 +83,7 @@ def main(argv: list[str]) -> None:
           f"{statistics.median(dry_runs) - statistics.median(floor):.2f} s (median minus median)")
     for key, value in measured.items():
         verdict = "ok" if value <= BUDGETS[key] else "OVER BUDGET"
-        print(f"{key:>20}: {value:7.1f} s  (budget {BUDGETS[key]:.0f} s)  {verdict}")
+        print(f"{key:>20}: {value:7.1f} s  (budget {BUDGETS[key]:.1f} s)  {verdict}")
 
 
 if __name__ == "__main__":
