@@ -25,9 +25,8 @@ import sys
 from pathlib import Path
 
 from neurips26.common.errors import UserError
+from neurips26.project_commands import PROJECT_COMMANDS
 
-PROJECT_COMMANDS = ("report", "data", "lock-data", "dvc-yaml", "dvc-pulled", "dvc-plots-offline", "papers", "verdicts",
-                    "new-paper", "robustness")
 # A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
 OVERRIDE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w.]*(=|$)")
 

@@ -14,7 +14,6 @@ from neurips26.common import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
 from neurips26.papers.mental_imagery.model import (
     EOS,
-    PAD,
     Z_TOKENS,
     TinyVLM,
     action_positions,
@@ -25,40 +24,7 @@ from neurips26.papers.mental_imagery.model import (
 )
 from neurips26.papers.mental_imagery.probes import cell_accuracy, fit_ridge
 from neurips26.papers.mental_imagery.puzzles import CANVAS, make_families, replay
-
-FAMILY_NAMES = ["rush_hour", "sokoban", "jigsaw", "rotation", "tangram"]
-
-
-def action_offsets(families: dict) -> dict[str, int]:
-    """Token id of each family's first action (0 and 1 are PAD and EOS)."""
-    offsets, start = {}, 2
-    for name in FAMILY_NAMES:
-        offsets[name] = start
-        start += len(families[name].actions)
-    return offsets
-
-
-def tensorize(examples, offsets: dict, T: int, patch: int | str = 4):
-    """Stack a list of examples into tensors: image tokens of s_0 (patch x patch pixels each; patch 'symbols': the 36
-    one-hot symbols of data.symbols, perfect perception), family ids, tokens (actions, EOS, PAD), visual tokens z of
-    s_1..s_T (always 16 patches of 6x6 pixels), lengths."""
-    n = len(examples)
-    if patch == "symbols":
-        img = np.eye(puzzles_data.N_SYMBOLS, dtype=np.float32)[
-            np.stack([puzzles_data.symbols(e.family, e.start) for e in examples])]
-    else:
-        img = np.stack([puzzles_data.patches(e.images[0], patch) for e in examples])
-    tokens = np.full((n, T), PAD)
-    z = np.zeros((n, T, 16, 108), dtype=np.float32)
-    for i, e in enumerate(examples):
-        L = len(e.actions)
-        tokens[i, :L] = np.array(e.actions) + offsets[e.family]
-        tokens[i, L] = EOS
-        z[i, :L] = puzzles_data.patches(e.images[1:])
-    fam = np.array([FAMILY_NAMES.index(e.family) for e in examples])
-    lengths = np.array([len(e.actions) for e in examples])
-    return (torch.tensor(img, dtype=torch.float32), torch.tensor(fam), torch.tensor(tokens), torch.tensor(z),
-            torch.tensor(lengths))
+from neurips26.papers.mental_imagery.tensors import FAMILY_NAMES, action_offsets, tensorize
 
 
 def input_patch(cfg) -> int | str:
@@ -266,7 +232,7 @@ def run(cfg, seed: int, puzzles: dict[str, list], pretrained: dict | None = None
     pretraining checkpoint (pretrain.run_pretraining; None or an empty backbone = no pretraining): every variant is
     fine-tuned from its backbone, and the probes get the pretrained-but-not-fine-tuned model as a control
     ('pretrained')."""
-    from neurips26.papers.mental_imagery.pretrain import load_backbone
+    from neurips26.papers.mental_imagery.backbone import load_backbone
 
     backbone = (pretrained or {}).get("backbone") or {}
     families = make_families()

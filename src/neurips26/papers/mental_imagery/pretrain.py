@@ -16,10 +16,11 @@ from torch import nn
 
 from neurips26.common import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
+from neurips26.papers.mental_imagery.backbone import BACKBONE, backbone_state, load_backbone  # noqa: F401
 from neurips26.papers.mental_imagery.model import TinyVLM
+from neurips26.papers.mental_imagery.tensors import FAMILY_NAMES, tensorize
 
 N_QUERIES, BLOCK = 9, 4  # 3x3 queries, each a 2x2 block of layout cells
-BACKBONE = ("patch.", "rows", "cols", "fam.", "decoder.")
 
 
 def unblock(blocks: np.ndarray) -> np.ndarray:
@@ -59,23 +60,10 @@ def describe_loss(model: Describer, image_tokens, family, targets):
     return ce, (logits.argmax(-1) == targets).float().mean()
 
 
-def backbone_state(vlm: TinyVLM) -> dict:
-    return {k: v.detach().clone() for k, v in vlm.state_dict().items() if k.startswith(BACKBONE)}
-
-
-def load_backbone(vlm: TinyVLM, state: dict) -> None:
-    """Copy the pretrained backbone into a freshly built model (every backbone tensor must be there, same shape)."""
-    own = vlm.state_dict()
-    keys = {k for k in own if k.startswith(BACKBONE)}
-    if keys != set(state):
-        raise ValueError(f"pretrained backbone keys differ: {sorted(keys ^ set(state))[:5]}")
-    vlm.load_state_dict({**own, **state})
 
 
 def board_tensors(examples, patch: int | str = 6):
     """Image tokens of the start boards, family ids and the description targets."""
-    from neurips26.papers.mental_imagery.experiments import FAMILY_NAMES, tensorize
-
     img = tensorize(examples, {name: 2 for name in FAMILY_NAMES}, 1 + max(len(e.actions) for e in examples),
                     patch)[0]
     fam = torch.tensor([FAMILY_NAMES.index(e.family) for e in examples])
@@ -86,8 +74,6 @@ def board_tensors(examples, patch: int | str = 6):
 @torch.no_grad()
 def family_accuracy(model: Describer, dev) -> dict[str, float]:
     """Description cell accuracy on the dev start boards of each family."""
-    from neurips26.papers.mental_imagery.experiments import FAMILY_NAMES
-
     model.eval()
     logits = model(dev[0], dev[1])
     hits = (logits.argmax(-1) == dev[2]).float().mean(dim=(1, 2))
@@ -98,8 +84,6 @@ def family_accuracy(model: Describer, dev) -> dict[str, float]:
 def sample_weights(cfg, family_ids: torch.Tensor) -> torch.Tensor | None:
     """Per-board sampling weights of the pretraining batches from pretrain.family_weight ({family: weight}, 1 for a
     family not named); None when every weight is 1 (uniform sampling over the boards, as before the option)."""
-    from neurips26.papers.mental_imagery.experiments import FAMILY_NAMES
-
     weights = dict(cfg.pretrain.get("family_weight") or {})
     unknown = set(weights) - set(FAMILY_NAMES)
     if unknown:
