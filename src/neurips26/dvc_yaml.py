@@ -134,8 +134,9 @@ def paper_stage(root: Path, paper: Paper) -> dict:
 def data_stage(root: Path) -> dict:
     return {
         "cmd": "python -m neurips26 dvc-yaml --data-stage",
+        # data/sources.lock: a changed pin re-runs the stage, whose fetches verify every file against the lock
         "deps": ["Snakefile", "workflow/rules/data.smk", "config/datasets.yaml", "config/papers.yaml", "data/manifests",
-                 "src/neurips26/common", "src/neurips26/cli.py", "src/neurips26/dvc_yaml.py"],
+                 "data/sources.lock", "src/neurips26/common", "src/neurips26/cli.py", "src/neurips26/dvc_yaml.py"],
         "params": [{RUN_CONFIG: ["data", "papers"]}],
         "outs": [persisted("data/raw"), persisted("logs/data")],
     }
