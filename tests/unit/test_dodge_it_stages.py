@@ -58,20 +58,23 @@ RATES = {"expert": (0.9, 1.0), "avoider": (1.0, 0.0), "bc": (0.9, 0.9), "success
          "dodge_rl": (0.92, 0.3), "contact_rl": (0.93, 0.2), "bc_cbf": (0.85, 0.05), "potential_field": (0.5, 0.0)}
 
 
-def _runs(seeds=(0, 1, 2)) -> pd.DataFrame:
-    """tables/convergence.csv of flat synthetic training curves (every run converged)."""
-    curves = pd.DataFrame([{"seed": s, "reward_kind": k, "iteration": i, "success": 0.9, "collision_ref": 0.3}
+def _runs(seeds=(0, 1, 2), trend: float = 0.0) -> pd.DataFrame:
+    """tables/convergence.csv of synthetic training curves: flat (every run converged), or with the DODGE-IT collision
+    rate still falling by `trend` per iteration."""
+    curves = pd.DataFrame([{"seed": s, "reward_kind": k, "iteration": i, "success": 0.9,
+                            "collision_ref": 0.9 - (trend * i if k == "dodge" else 0.0)}
                            for s in seeds for k in ("success", "dodge", "contact") for i in range(1, 41)])
     return convergence.table(curves)
 
 
-def _build(episodes, seeds=(0, 1, 2)):
+def _build(episodes, seeds=(0, 1, 2), trend: float = 0.0):
     return paper_claims.build(tables.safelibero_proxy(episodes), tables.trace_vs_contacts(episodes),
-                              tables.per_seed(episodes), _runs(seeds))
+                              tables.per_seed(episodes), _runs(seeds, trend))
 
 
-def _claims(episodes, scale="default"):
-    return {c.id: c.to_json(scale, "embedded") for c in _build(episodes, sorted(episodes.seed.unique()))}
+def _claims(episodes, scale="long", trend: float = 0.0):
+    """At scale long, the scale that decides dodge_vs_success_rl (the others are decided at default)."""
+    return {c.id: c.to_json(scale, "embedded") for c in _build(episodes, sorted(episodes.seed.unique()), trend)}
 
 
 def test_claims_are_computed_from_the_tables():
@@ -89,7 +92,7 @@ def test_claims_are_computed_from_the_tables():
         "dodge_vs_success_rl": "holds", "safety_filter_costs": "holds", "trace_agreement": "holds",
         "vla_safelibero_real": "inconclusive"}
     dodge = claims["dodge_vs_success_rl"]
-    assert [c["passed"] for c in dodge["controls"]] == [True, True] and set(dodge["per_seed"]) == {"0", "1", "2"}
+    assert [c["passed"] for c in dodge["controls"]] == [True, True, True] and set(dodge["per_seed"]) == {"0", "1", "2"}
     assert dodge["measured"]["rl_runs_converged"] == dodge["measured"]["rl_runs"] == 9
     # CAR gain per seed: 80 - 30 + 2 * 2 (k - 1) points on seeds k = 0, 1, 2
     assert [dodge["per_seed"][s]["CAR gain DODGE-IT - success-only RL (points)"] for s in "012"] == \
@@ -99,11 +102,19 @@ def test_claims_are_computed_from_the_tables():
     # TRACE is wrong on 2 of 100 episodes per cell in the synthetic data: precision and recall ~0.97, above 0.9
     assert all(t["ci_low"] > 0.9 for t in claims["trace_agreement"]["tests"])
     assert len(claims["trace_agreement"]["tests"]) == 3  # precision, recall, relevance accuracy
-    # at tiny scale every claim is inconclusive, naming the deciding scale
+    # at tiny scale every claim is inconclusive, naming the deciding scale; at default the RL claim waits for long
     tiny = _claims(episodes, "tiny")
     assert all(c["verdict"] == "inconclusive" for c in tiny.values())
     assert all("decided at scale=default" in tiny[k]["why_inconclusive"]
-               for k in ("dodge_vs_success_rl", "safety_filter_costs", "trace_agreement"))
+               for k in ("safety_filter_costs", "trace_agreement"))
+    default = _claims(episodes, "default")["dodge_vs_success_rl"]
+    assert default["verdict"] == "inconclusive" and "decided at scale=long" in default["why_inconclusive"]
+
+
+def test_an_unconverged_budget_makes_the_claim_inconclusive():
+    claim = _claims(_episodes(RATES), trend=0.02)["dodge_vs_success_rl"]  # DODGE-IT's collisions still falling
+    assert claim["outcome"] == "holds" and claim["verdict"] == "inconclusive"
+    assert claim["controls"][2]["passed"] is False and "budget_converged" in claim["why_inconclusive"]
 
 
 def test_avoidance_bought_with_task_failures_fails():
