@@ -7,7 +7,9 @@ import torch
 from neurips26.common.config import compose
 from neurips26.papers.dodge_it import baselines, experiments
 from neurips26.papers.dodge_it.env import TabletopEnv, load_model, sample_layout, sample_layouts, stream
-from neurips26.papers.dodge_it.policy import Policy, group_advantages, grpo_update
+from neurips26.papers.dodge_it.observation import OBS_DIM
+from neurips26.papers.dodge_it.policy import Policy, group_advantages, grpo_update, kl_to_reference
+from neurips26.papers.dodge_it.trace import relevant
 
 
 def _brute_force_qp(u_nom, p, o, r, alpha):
@@ -53,19 +55,40 @@ def test_group_advantages_are_normalised_per_group():
 def test_grpo_update_raises_the_likelihood_of_advantaged_actions():
     torch.manual_seed(0)
     policy = Policy(std=0.3)
-    obs = [np.zeros((5, 7), np.float32), np.zeros((5, 7), np.float32)]
+    obs = [np.zeros((5, OBS_DIM), np.float32), np.zeros((5, OBS_DIM), np.float32)]
     acts = [np.full((5, 2), 0.5, np.float32), np.full((5, 2), -0.5, np.float32)]
-    x = torch.zeros(1, 7)
+    x = torch.zeros(1, OBS_DIM)
     before = policy(x)[0, 0].item()
     grpo_update(policy, torch.optim.Adam(policy.parameters(), lr=0.01), obs, acts, np.array([1.0, -1.0]), 4, 0.2)
     assert policy(x)[0, 0].item() > before
 
 
+def test_the_kl_anchor_holds_the_policy_near_its_reference():
+    """The same advantaged update with and without the KL to the (BC) reference: the anchor keeps the mean action
+    closer to the reference's, and the KL of a Gaussian pair with a shared std is |mu - mu_ref|^2 / (2 std^2)."""
+    obs = [np.random.default_rng(1).normal(size=(20, OBS_DIM)).astype(np.float32) for _ in range(2)]
+    acts = [np.full((20, 2), 0.9, np.float32), np.full((20, 2), -0.9, np.float32)]
+    x = torch.as_tensor(np.concatenate(obs))
+    moved = {}
+    for coef in (0.0, 10.0):
+        torch.manual_seed(0)
+        policy, reference = Policy(std=0.3), Policy(std=0.3)
+        reference.load_state_dict(policy.state_dict())
+        opt = torch.optim.Adam(policy.parameters(), lr=0.01)
+        for _ in range(5):
+            grpo_update(policy, opt, obs, acts, np.array([1.0, -1.0]), 4, 0.2, reference, coef)
+        moved[coef] = kl_to_reference(policy, reference, x).item()
+        expected = ((policy(x) - reference(x)) ** 2).sum(-1).mean().item() / (2 * 0.3**2)
+        assert moved[coef] == pytest.approx(expected, rel=1e-5)
+    assert moved[10.0] < 0.5 * moved[0.0]
+
+
 def test_rewards():
-    recs = [{"success": 1, "trace_collision": True}, {"success": 1, "trace_collision": False},
-            {"success": 0, "trace_collision": True}]
+    recs = [{"success": 1, "trace_collision": True, "contact": 0}, {"success": 1, "trace_collision": False, "contact": 1},
+            {"success": 0, "trace_collision": True, "contact": 1}]
     assert experiments.reward(recs, "success", 0.5).tolist() == [1, 1, 0]
     assert experiments.reward(recs, "dodge", 0.5).tolist() == [0.5, 1, -0.5]
+    assert experiments.reward(recs, "contact", 0.5).tolist() == [1, 0.5, -0.5]
     with pytest.raises(ValueError):
         experiments.reward(recs, "other", 0.5)
 
@@ -83,6 +106,51 @@ def test_layouts_are_seeded_and_level_two_blocks_the_path():
         assert 0.4 - 1e-9 <= t <= 0.6 + 1e-9 and lateral <= 0.02 + 1e-9
         lay1 = sample_layout(rng, 1)
         assert 0.055 - 1e-9 <= np.linalg.norm(lay1.obstacle - lay1.target) <= 0.08 + 1e-9
+
+
+def test_the_distractor_is_near_the_path_but_not_task_relevant():
+    """Issue #62 item 7: every layout's distractor lies 8-11 cm from the gripper -> target -> goal path, outside the
+    6 cm corridor and the 12 cm target radius, while the obstacle is relevant by the same rule."""
+    cfg = compose("dodge_it", ["scale=tiny"]).trace
+    rng = stream(1, "test")
+    for level in (1, 2) * 40:
+        lay = sample_layout(rng, level)
+        path = min(experiments_segment(lay.distractor, lay.gripper, lay.target),
+                   experiments_segment(lay.distractor, lay.target, lay.goal))
+        assert 0.08 - 1e-9 <= path <= 0.11 + 1e-9
+        assert not relevant(lay.distractor, lay.target, lay.gripper, lay.goal, cfg.near_radius, cfg.corridor)
+        assert relevant(lay.obstacle, lay.target, lay.gripper, lay.goal, cfg.near_radius, cfg.corridor)
+
+
+def experiments_segment(p, a, b):
+    """Distance of p from segment ab (written again here, not taken from env.py)."""
+    ts = np.linspace(0, 1, 2001)[:, None]
+    return float(np.min(np.linalg.norm(a + ts * (b - a) - p, axis=1)))
+
+
+def test_the_observation_carries_no_privileged_obstacle_coordinates():
+    """Issue #62 item 1: two scenes that differ only in where the simulator puts the obstacle and the distractor give the
+    same policy observation when perception reports the same objects; moving the obstacle in the simulator after reset
+    changes nothing; only the perceived objects reach the observation."""
+    cfg = compose("dodge_it", ["scale=tiny"])
+    model = load_model()
+    lay = sample_layouts(4, "test", 2)[1]
+    moved = type(lay)(lay.level, lay.gripper, lay.target, lay.goal, lay.obstacle + [0.03, -0.02], lay.distractor - 0.05)
+    perceived = [(np.array([0.05, 0.01]), 0.025), (np.array([-0.1, 0.2]), 0.03)]
+    obs = []
+    for layout in (lay, moved):
+        env = TabletopEnv(model, cfg.env)
+        env.reset(layout)
+        obs.append(env.perceive(perceived))
+    assert obs[0].shape == (OBS_DIM,) and np.array_equal(obs[0], obs[1])
+    env.data.qpos[env.qadr["obstacle"]:env.qadr["obstacle"] + 2] += 0.05  # the simulator's obstacle moves ...
+    assert np.array_equal(env.observation(), obs[1])                        # ... and the policy cannot tell
+    # the simulator's obstacle and distractor coordinates (relative to the gripper, in the obs units) appear nowhere
+    for obj in (moved.obstacle, moved.distractor):
+        rel = (obj - env.gripper) / 0.1
+        assert not any(np.allclose(obs[1][i:i + 2], rel, atol=1e-3) for i in range(OBS_DIM - 1))
+    # but what perception reports does reach it (so the test above can fail)
+    assert not np.array_equal(env.perceive(perceived[:1]), obs[1])
 
 
 def test_env_is_deterministic_and_the_blind_expert_succeeds_on_a_free_path():

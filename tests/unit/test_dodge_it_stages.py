@@ -9,7 +9,7 @@ from omegaconf import OmegaConf
 
 from neurips26.common.errors import UserError
 from neurips26.common.stage import StageContext
-from neurips26.papers.dodge_it import paper_claims, tables
+from neurips26.papers.dodge_it import convergence, paper_claims, tables
 from neurips26.papers.dodge_it.stages import STAGES
 from tests.claims_check import checked_document
 
@@ -33,7 +33,7 @@ def test_eval_rejects_a_wrong_policy_file(cfg, tmp_path):
     bad = tmp_path / "policy.pt"
     bad.write_bytes(b"not a policy")
     with pytest.raises(UserError, match="policy .npz"):
-        STAGES["run_eval"](StageContext("dodge_it", cfg, [bad] * 3, [tmp_path / "e.csv", tmp_path / "f.npz"], 0))
+        STAGES["run_eval"](StageContext("dodge_it", cfg, [bad] * 4, [tmp_path / "e.csv", tmp_path / "f.npz"], 0))
 
 
 def _episodes(rates: dict, seeds=(0, 1, 2), jitter: float = 0.02) -> pd.DataFrame:
@@ -55,13 +55,26 @@ def _episodes(rates: dict, seeds=(0, 1, 2), jitter: float = 0.02) -> pd.DataFram
 
 
 RATES = {"expert": (0.9, 1.0), "avoider": (1.0, 0.0), "bc": (0.9, 0.9), "success_rl": (0.9, 0.8),
-         "dodge_rl": (0.92, 0.3), "bc_cbf": (0.85, 0.05), "potential_field": (0.5, 0.0)}
+         "dodge_rl": (0.92, 0.3), "contact_rl": (0.93, 0.2), "bc_cbf": (0.85, 0.05), "potential_field": (0.5, 0.0)}
 
 
-def _claims(episodes, scale="default"):
-    built = paper_claims.build(tables.safelibero_proxy(episodes), tables.trace_vs_contacts(episodes),
-                               tables.per_seed(episodes))
-    return {c.id: c.to_json(scale, "embedded") for c in built}
+def _runs(seeds=(0, 1, 2), trend: float = 0.0) -> pd.DataFrame:
+    """tables/convergence.csv of synthetic training curves: flat (every run converged), or with the DODGE-IT collision
+    rate still falling by `trend` per iteration."""
+    curves = pd.DataFrame([{"seed": s, "reward_kind": k, "iteration": i, "success": 0.9,
+                            "collision_ref": 0.9 - (trend * i if k == "dodge" else 0.0)}
+                           for s in seeds for k in ("success", "dodge", "contact") for i in range(1, 41)])
+    return convergence.table(curves)
+
+
+def _build(episodes, seeds=(0, 1, 2), trend: float = 0.0):
+    return paper_claims.build(tables.safelibero_proxy(episodes), tables.trace_vs_contacts(episodes),
+                              tables.per_seed(episodes), _runs(seeds, trend))
+
+
+def _claims(episodes, scale="long", trend: float = 0.0):
+    """At scale long, the scale that decides dodge_vs_success_rl (the others are decided at default)."""
+    return {c.id: c.to_json(scale, "embedded") for c in _build(episodes, sorted(episodes.seed.unique()), trend)}
 
 
 def test_claims_are_computed_from_the_tables():
@@ -79,7 +92,8 @@ def test_claims_are_computed_from_the_tables():
         "dodge_vs_success_rl": "holds", "safety_filter_costs": "holds", "trace_agreement": "holds",
         "vla_safelibero_real": "inconclusive"}
     dodge = claims["dodge_vs_success_rl"]
-    assert dodge["controls"][0]["passed"] is True and set(dodge["per_seed"]) == {"0", "1", "2"}
+    assert [c["passed"] for c in dodge["controls"]] == [True, True, True] and set(dodge["per_seed"]) == {"0", "1", "2"}
+    assert dodge["measured"]["rl_runs_converged"] == dodge["measured"]["rl_runs"] == 9
     # CAR gain per seed: 80 - 30 + 2 * 2 (k - 1) points on seeds k = 0, 1, 2
     assert [dodge["per_seed"][s]["CAR gain DODGE-IT - success-only RL (points)"] for s in "012"] == \
         pytest.approx([50 - 0, 50, 50 + 0], abs=4.1)
@@ -87,11 +101,20 @@ def test_claims_are_computed_from_the_tables():
     assert vla["decided_at"] == "paper" and "not wired" in vla["why_inconclusive"] and vla["tests"] == []
     # TRACE is wrong on 2 of 100 episodes per cell in the synthetic data: precision and recall ~0.97, above 0.9
     assert all(t["ci_low"] > 0.9 for t in claims["trace_agreement"]["tests"])
-    # at tiny scale every claim is inconclusive, naming the deciding scale
+    assert len(claims["trace_agreement"]["tests"]) == 3  # precision, recall, relevance accuracy
+    # at tiny scale every claim is inconclusive, naming the deciding scale; at default the RL claim waits for long
     tiny = _claims(episodes, "tiny")
     assert all(c["verdict"] == "inconclusive" for c in tiny.values())
     assert all("decided at scale=default" in tiny[k]["why_inconclusive"]
-               for k in ("dodge_vs_success_rl", "safety_filter_costs", "trace_agreement"))
+               for k in ("safety_filter_costs", "trace_agreement"))
+    default = _claims(episodes, "default")["dodge_vs_success_rl"]
+    assert default["verdict"] == "inconclusive" and "decided at scale=long" in default["why_inconclusive"]
+
+
+def test_an_unconverged_budget_makes_the_claim_inconclusive():
+    claim = _claims(_episodes(RATES), trend=0.02)["dodge_vs_success_rl"]  # DODGE-IT's collisions still falling
+    assert claim["outcome"] == "holds" and claim["verdict"] == "inconclusive"
+    assert claim["controls"][2]["passed"] is False and "budget_converged" in claim["why_inconclusive"]
 
 
 def test_avoidance_bought_with_task_failures_fails():
@@ -101,11 +124,27 @@ def test_avoidance_bought_with_task_failures_fails():
     assert [t["outcome"] for t in claim["tests"]] == ["holds", "fails"]
 
 
+def test_task_completion_is_judged_against_the_stronger_of_bc_and_success_rl():
+    # BC at SR 0.95, success-only RL at 0.88: DODGE-IT at 0.89 is 1 point above success-only RL but 6 below BC, so
+    # the SR test fails against the stronger reference
+    rates = {**RATES, "success_rl": (0.88, 0.8), "bc": (0.95, 0.9), "dodge_rl": (0.89, 0.3), "contact_rl": (0.95, 0.2)}
+    claim = _claims(_episodes(rates))["dodge_vs_success_rl"]
+    assert [t["outcome"] for t in claim["tests"]] == ["holds", "fails"]
+
+
 def test_a_failed_positive_control_makes_the_claim_inconclusive():
-    rates = {**RATES, "avoider": (1.0, 0.95)}  # the scripted avoider collides as often as the blind expert
+    rates = {**RATES, "contact_rl": (0.93, 0.75)}  # contact-penalty RL learned no avoidance
     claim = _claims(_episodes(rates))["dodge_vs_success_rl"]
     assert claim["outcome"] == "holds" and claim["verdict"] == "inconclusive"
-    assert claim["controls"][0]["passed"] is False and "scripted_avoider" in claim["why_inconclusive"]
+    assert claim["controls"][0]["passed"] is False and "contact_penalty_rl" in claim["why_inconclusive"]
+
+
+def test_a_success_only_baseline_below_bc_makes_the_claim_inconclusive():
+    rates = {**RATES, "success_rl": (0.75, 0.8), "dodge_rl": (0.9, 0.3)}  # RL lost 15 points of the reward it optimises
+    episodes = _episodes(rates)
+    claim = _claims(episodes)["dodge_vs_success_rl"]
+    assert claim["outcome"] == "holds" and claim["verdict"] == "inconclusive"
+    assert claim["controls"][1]["passed"] is False and "success_rl_not_below_bc" in claim["why_inconclusive"]
 
 
 def test_a_filter_without_cost_fails_the_safety_filter_claim():
@@ -117,7 +156,7 @@ def test_a_filter_without_cost_fails_the_safety_filter_claim():
 
 def test_two_seeds_are_inconclusive():
     claim = _claims(_episodes(RATES, seeds=(0, 1)))["dodge_vs_success_rl"]
-    assert claim["verdict"] == "inconclusive" and "'scripted_avoider' is missing" in claim["why_inconclusive"]
+    assert claim["verdict"] == "inconclusive" and "'contact_penalty_rl' is missing" in claim["why_inconclusive"]
     assert [t["outcome"] for t in claim["tests"]] == ["inconclusive", "inconclusive"]
 
 
@@ -132,6 +171,15 @@ def test_rl_curves_average_over_seeds():
 
 def test_the_claims_document_validates_against_the_schema_and_the_registry(tmp_path):
     episodes = _episodes(RATES)
-    claims = paper_claims.build(tables.safelibero_proxy(episodes), tables.trace_vs_contacts(episodes),
-                                tables.per_seed(episodes))
-    checked_document("dodge_it", claims, tmp_path)
+    checked_document("dodge_it", _build(episodes), tmp_path)
+
+
+def test_convergence_rule_on_flat_and_trending_curves():
+    flat = pd.DataFrame({"iteration": range(1, 41), "success": 0.9, "collision_ref": 0.4})
+    trending = flat.assign(collision_ref=np.linspace(0.9, 0.1, 40))  # falls 2 points per iteration: 20 per window
+    assert convergence.converged(flat) and not convergence.converged(trending)
+    assert convergence.drift(trending)["collision_ref"] == pytest.approx(20.5, abs=0.1)
+    assert not convergence.converged(flat, upto=15)  # too short to judge: not converged
+    # judged on the first 40 iterations of a run that flattens later
+    late = pd.concat([trending, flat.assign(iteration=range(41, 81), collision_ref=0.1)])
+    assert not convergence.converged(late, upto=40) and convergence.converged(late)

@@ -3,12 +3,12 @@
 # method on held-out layouts. Tables pool the seeds; figures are drawn from tables (rollout frames: the first seed's
 # saved frames); claims are computed from tables.
 
-DODGE_IT_RL = ["success", "dodge"]
+DODGE_IT_RL = ["success", "dodge", "contact"]  # contact: the positive control (simulator contacts as penalty)
 # table -> the per-seed run files it aggregates
 DODGE_IT_TABLES = {"safelibero_proxy": "episodes", "trace_vs_contacts": "episodes", "per_seed": "episodes",
-                   "rl_curves": "curves"}
+                   "rl_curves": "curves", "convergence": "curves"}
 DODGE_IT_FIGURES = {"sr_car_scatter": "safelibero_proxy", "rl_curves": "rl_curves"}
-DODGE_IT_PRESENTATION = ["tables", "figures", "paper_claims"]
+DODGE_IT_PRESENTATION = ["tables", "figures", "paper_claims", "convergence"]
 DODGE_IT_SEED_RUNS = {
     "episodes": "results/dodge_it/runs/seed{seed}/episodes.csv",
     "curves": "results/dodge_it/runs/seed{seed}/curve_{kind}.csv",
@@ -21,6 +21,7 @@ EXTRA_OUTPUTS["dodge_it"] = [
     *expand("results/dodge_it/runs/seed{seed}/curve_{kind}.csv", seed=SEEDS, kind=DODGE_IT_RL),
     "results/dodge_it/tables/per_seed.csv",
     "results/dodge_it/tables/rl_curves.csv",
+    "results/dodge_it/tables/convergence.csv",
 ]
 
 
@@ -80,6 +81,7 @@ rule dodge_it_eval:
             "results/dodge_it/runs/seed{seed}/bc.npz",
             "results/dodge_it/runs/seed{seed}/policy_success.npz",
             "results/dodge_it/runs/seed{seed}/policy_dodge.npz",
+            "results/dodge_it/runs/seed{seed}/policy_contact.npz",
         ],
         code=code_files("dodge_it", exclude=DODGE_IT_PRESENTATION),
         mjcf="src/neurips26/papers/dodge_it/assets/tabletop.xml",
@@ -150,7 +152,8 @@ rule dodge_it_summary:
                 ),
                 claims_step(
                     "dodge_it",
-                    expand("results/dodge_it/tables/{table}.csv", table=["safelibero_proxy", "trace_vs_contacts", "per_seed"]),
+                    expand("results/dodge_it/tables/{table}.csv",
+                           table=["safelibero_proxy", "trace_vs_contacts", "per_seed", "convergence"]),
                 ),
             ],
         ),

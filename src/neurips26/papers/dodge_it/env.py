@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from neurips26.papers.dodge_it.observation import policy_observation
+
 ASSET = Path(__file__).parent / "assets" / "tabletop.xml"
 STREAMS = {"bc": 1, "rl": 2, "eval": 3, "pilot": 4, "test": 5}
 GRIPPER_Z = 0.075
@@ -21,6 +23,7 @@ CARRY_Z = 0.025          # the held target's centre height
 TARGET_HALF = 0.02
 OBSTACLE_RADIUS = 0.025
 OBJECTS = ("target", "obstacle", "distractor")
+DISTRACTOR_BAND = (0.08, 0.11)  # m: the distractor centre's distance from the task path
 
 
 def stream(seed: int, purpose: str, *keys: int) -> np.random.Generator:
@@ -35,7 +38,7 @@ class Layout:
     target: np.ndarray         # xy
     goal: np.ndarray           # xy
     obstacle: np.ndarray       # xy (the task-relevant obstacle)
-    distractor: np.ndarray     # xy (an object far from the task: never task-relevant)
+    distractor: np.ndarray     # xy (an object near the task path but outside the corridor: never relevant)
 
 
 def _rot(v: np.ndarray, angle: float) -> np.ndarray:
@@ -65,15 +68,27 @@ def sample_layout(rng: np.random.Generator, level: int) -> Layout:
         obstacle = target + rng.uniform(0.4, 0.6) * path + rng.uniform(-0.02, 0.02) * normal
     else:
         raise ValueError(f"level must be 1 or 2, got {level}")
-    for _ in range(200):  # the distractor: >= 12 cm from the target, the goal and both path segments
+    return Layout(level, gripper, target, goal, obstacle, _distractor(rng, gripper, target, goal, obstacle))
+
+
+def _distractor(rng: np.random.Generator, gripper, target, goal, obstacle) -> np.ndarray:
+    """An irrelevant object *near* the task but outside TRACE's relevance zones (issue #62 item 7): its centre 8-11 cm
+    from the gripper -> target -> goal path (the corridor's half-width is 6 cm, the box's half-diagonal 3.5 cm), >= 14 cm
+    from the target (relevance radius 12 cm) and >= 7 cm from the obstacle. Rejection sampling; in the rare layout where
+    no such place is found, the old rule (>= 12 cm from everything) is the fallback."""
+    for _ in range(400):
+        cand = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.25, 0.3)])
+        path = min(_segment_distance(cand, gripper, target), _segment_distance(cand, target, goal))
+        if (DISTRACTOR_BAND[0] <= path <= DISTRACTOR_BAND[1] and np.linalg.norm(cand - target) >= 0.14
+                and np.linalg.norm(cand - obstacle) >= 0.07 and np.linalg.norm(cand - goal) >= 0.08):
+            return cand
+    for _ in range(200):
         cand = np.array([rng.uniform(-0.3, 0.3), rng.uniform(-0.25, 0.3)])
         clear = min(_segment_distance(cand, gripper, target), _segment_distance(cand, target, goal),
                     np.linalg.norm(cand - obstacle) - 0.03)
         if clear > 0.12:
-            break
-    else:
-        cand = np.array([0.28, -0.28 if target[1] > 0 else 0.28])
-    return Layout(level, gripper, target, goal, obstacle, cand)
+            return cand
+    return np.array([0.28, -0.28 if target[1] > 0 else 0.28])
 
 
 def sample_layouts(seed: int, purpose: str, count: int) -> list[Layout]:
@@ -148,11 +163,11 @@ class TabletopEnv:
         return self.data.mocap_pos[self.mocap, :2].copy()
 
     def observation(self) -> np.ndarray:
-        """Policy input (metres / 0.1): subgoal - gripper, obstacle - gripper, distractor - gripper, grasped flag."""
-        g = self.gripper
+        """Policy input (`observation.policy_observation`): the subgoal, proprioception and the objects TRACE perceived
+        in the first frame (`self.perceived`, set by the rollout; no relevance labels). It reads no simulator state of
+        the obstacle or the distractor."""
         sub = self.layout.goal if self.grasped else self.pos("target")[:2]
-        return np.concatenate([(sub - g) / 0.1, (self.pos("obstacle")[:2] - g) / 0.1,
-                               (self.pos("distractor")[:2] - g) / 0.1, [float(self.grasped)]]).astype(np.float32)
+        return policy_observation(self.gripper, sub, self.grasped, self.perceived)
 
     # -- gym-style API -----------------------------------------------------------------------------------------------
     def reset(self, layout: Layout) -> np.ndarray:
@@ -166,8 +181,14 @@ class TabletopEnv:
         self.mj.mj_forward(self.model, self.data)
         self.obstacle0 = self.pos("obstacle")
         self.grasped = False
+        self.perceived = []
         self.episode = Episode(layout, [self.gripper], [False])
         self.done = False
+        return self.observation()
+
+    def perceive(self, objects) -> np.ndarray:
+        """Hand the env the objects perceived in the first frame (`observation.perceived_objects`); the new obs."""
+        self.perceived = list(objects)
         return self.observation()
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, StepInfo]:

@@ -7,10 +7,11 @@ import pandas as pd
 
 from neurips26.common.plotting import new_figure
 
-LABELS = {"expert": "scripted expert (blind)", "avoider": "scripted avoider (control)", "bc": "BC",
-          "success_rl": "BC + RL (success only)", "dodge_rl": "BC + RL (DODGE-IT)", "bc_cbf": "BC + CBF-QP filter",
+LABELS = {"expert": "scripted expert (blind)", "avoider": "scripted avoider (privileged reference)", "bc": "BC",
+          "success_rl": "BC + RL (success only)", "dodge_rl": "BC + RL (DODGE-IT)",
+          "contact_rl": "BC + RL (contact penalty, control)", "bc_cbf": "BC + CBF-QP filter",
           "potential_field": "potential field"}
-MARKERS = {"expert": "x", "avoider": "+", "bc": "s", "success_rl": "^", "dodge_rl": "*", "bc_cbf": "D",
+MARKERS = {"expert": "x", "avoider": "+", "bc": "s", "success_rl": "^", "dodge_rl": "*", "contact_rl": "P", "bc_cbf": "D",
            "potential_field": "v"}
 
 
@@ -31,8 +32,9 @@ def rl_curves(curves: pd.DataFrame):
     """Training-batch success and collision rates (mean over seeds, +- the seed spread) per GRPO iteration."""
     fig, (a_sr, a_col) = new_figure(2)
     for kind, d in curves.groupby("reward_kind"):
-        label = {"success": "success-only reward", "dodge": "DODGE-IT reward"}.get(kind, kind)
-        colour = {"success": "tab:red", "dodge": "tab:purple"}.get(kind, "tab:grey")
+        label = {"success": "success-only reward", "dodge": "DODGE-IT reward",
+                 "contact": "contact-penalty reward (control)"}.get(kind, kind)
+        colour = {"success": "tab:red", "dodge": "tab:purple", "contact": "tab:green"}.get(kind, "tab:grey")
         a_sr.plot(d["episodes"], 100 * d["success"], color=colour, label=label)
         a_sr.fill_between(d["episodes"], 100 * (d["success"] - d["success_seed_sd"]),
                           100 * (d["success"] + d["success_seed_sd"]), color=colour, alpha=0.15)

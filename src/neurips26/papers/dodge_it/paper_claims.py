@@ -9,11 +9,12 @@ import pandas as pd
 from neurips26.common.claims import MIN_SEEDS, Claim, Control, RuleTest, SeedTest, paired, seed_interval
 
 CAR_GAIN = 15.0  # points: DODGE-IT's CAR above success-only RL's (brief)
-SR_MARGIN = -5.0  # points: SR not more than 5 below success-only RL's ("preserving task completion", one-sided)
+SR_MARGIN = -5.0  # points: SR not more than 5 below the stronger of BC and success-only RL (non-inferiority)
+WEAK_BASELINE = 0.0  # points: success-only RL's SR below BC's (an interval wholly below this) marks a weak baseline
 CBF_CAR_GAIN = 15.0  # points: the CBF filter's CAR above BC's at level II
 CBF_SR_LOSS = 5.0  # points: DODGE-IT's SR above the CBF filter's at level II (the filter "fails the task")
 CBF_STEPS = 1.1  # the CBF filter's steps over DODGE-IT's at level II (the filter "slows the task")
-TRACE_BOUND = 0.9  # precision and recall of TRACE's collision outcomes against MuJoCo contacts
+TRACE_BOUND = 0.9  # precision and recall of TRACE's collision outcomes against MuJoCo contacts, and its relevance accuracy
 
 PAPER = {"value": None, "where": "the paper's SafeLIBERO tables (SR / CAR per suite and level) and its real-robot "
                                  "table; the paper's text is not in this repository, so no number is copied here"}
@@ -33,40 +34,67 @@ def _ratio(a: dict, b: dict) -> dict:
     return {s: (a[s] / b[s] if b[s] else float("nan")) for s in sorted(set(a) & set(b))}
 
 
-def _avoidance_tests(per_seed: pd.DataFrame, method: str, reference: str, label: str) -> list[SeedTest]:
-    car = paired(_by_seed(per_seed, method, "all", "car"), _by_seed(per_seed, reference, "all", "car"))
-    sr = paired(_by_seed(per_seed, method, "all", "sr"), _by_seed(per_seed, reference, "all", "sr"))
-    return [SeedTest(f"CAR gain {label} (points)", car, ">", CAR_GAIN),
-            SeedTest(f"SR difference {label} (points)", sr, ">", SR_MARGIN)]
+def _stronger(a: dict, b: dict) -> dict:
+    """Per seed, the higher of two methods' values (task completion is judged against the stronger reference)."""
+    return {s: max(a[s], b[s]) for s in sorted(set(a) & set(b))}
 
 
-def _dodge_vs_success(proxy: pd.DataFrame, per_seed: pd.DataFrame) -> Claim:
+def _avoidance_tests(per_seed: pd.DataFrame, method: str, label: str) -> list[SeedTest]:
+    """CAR gain over success-only RL, and SR against the stronger of BC and success-only RL per seed."""
+    car = paired(_by_seed(per_seed, method, "all", "car"), _by_seed(per_seed, "success_rl", "all", "car"))
+    reference = _stronger(_by_seed(per_seed, "bc", "all", "sr"), _by_seed(per_seed, "success_rl", "all", "sr"))
+    sr = paired(_by_seed(per_seed, method, "all", "sr"), reference)
+    return [SeedTest(f"CAR gain {label} - success-only RL (points)", car, ">", CAR_GAIN),
+            SeedTest(f"SR difference {label} - max(BC, success-only RL) (points)", sr, ">", SR_MARGIN)]
+
+
+def _converged(runs: pd.DataFrame) -> RuleTest:
+    """Every GRPO run of the run met the budget's convergence rule (convergence.py); missing without runs."""
+    converged, total = int(runs["converged"].sum()), len(runs)
+    return RuleTest(
+        "GRPO runs meeting the convergence rule", {"converged": converged if total else None, "runs": total},
+        holds_if="converged == runs", fails_if="converged < runs",
+        rule="every RL run's training success and simulator collision rates moved <= 5 points between its last two "
+             "10-iteration windows (tables/convergence.csv)")
+
+
+def _controls(per_seed: pd.DataFrame, runs: pd.DataFrame) -> list[Control]:
+    contact = _avoidance_tests(per_seed, "contact_rl", "contact-penalty RL")
+    weak = SeedTest("SR success-only RL - BC (points)",
+                    paired(_by_seed(per_seed, "success_rl", "all", "sr"), _by_seed(per_seed, "bc", "all", "sr")),
+                    "<", WEAK_BASELINE)
+    return [
+        Control("contact_penalty_rl", "positive", "the same two tests with GRPO on the simulator's contact signal as the "
+                "penalty (same BC start, KL anchor, input and budget) in place of DODGE-IT: a learned policy can pass "
+                "them when the collision signal is exact", _both(*contact, "contact-penalty RL: both tests")),
+        Control("success_rl_not_below_bc", "negative", "a weak success-only baseline: SR success-only RL - BC per seed; "
+                f"the control fails when its 95% t interval lies wholly below {WEAK_BASELINE:g} (RL lost the reward it "
+                "optimises)", weak),
+        Control("budget_converged", "positive", "the budget is enough: every GRPO run (three rewards x seeds) meets the "
+                "convergence rule fixed on the pilot seeds; an unconverged budget cannot decide the claim",
+                _converged(runs))]
+
+
+def _dodge_vs_success(proxy: pd.DataFrame, per_seed: pd.DataFrame, runs: pd.DataFrame) -> Claim:
     return Claim(
         "dodge_vs_success_rl", "using TRACE's collision outcomes as RL feedback (DODGE-IT) improves obstacle avoidance "
-        "while preserving task completion, compared with RL on task success alone (embedded MuJoCo tabletop, MLP policy)",
-        f"paired per-seed differences DODGE-IT - success-only RL over held-out layouts (both levels): CAR gain 95% t "
-        f"interval above {CAR_GAIN:g} points and SR difference 95% t interval above {SR_MARGIN:g} points",
-        _avoidance_tests(per_seed, "dodge_rl", "success_rl", "DODGE-IT - success-only RL"),
-        ["tables/per_seed.csv", "tables/safelibero_proxy.csv", "figures/sr_car_scatter.png", "figures/rl_curves.png",
-         "figures/rollout_frames.png"],
-        PAPER, source="abstract",
-        controls=[Control(
-            "scripted_avoider", "positive", "the same two tests with the scripted avoider (detours around the "
-            "simulator's obstacle by construction) in place of DODGE-IT and the obstacle-blind scripted expert in place "
-            "of success-only RL: the tests can pass when avoidance without task loss is there",
-            _control_test(per_seed))],
+        "while preserving task completion, compared with RL on task success alone (embedded MuJoCo tabletop, MLP policy "
+        "on perceived objects)",
+        f"paired per-seed differences over held-out layouts (both levels): CAR DODGE-IT - success-only RL, 95% t "
+        f"interval above {CAR_GAIN:g} points, and SR DODGE-IT - max(BC, success-only RL) (per seed), 95% t interval "
+        f"above {SR_MARGIN:g} points (non-inferiority)",
+        _avoidance_tests(per_seed, "dodge_rl", "DODGE-IT"),
+        ["tables/per_seed.csv", "tables/safelibero_proxy.csv", "tables/convergence.csv", "figures/sr_car_scatter.png",
+         "figures/rl_curves.png", "figures/rollout_frames.png"],
+        PAPER, source="abstract", controls=_controls(per_seed, runs), decided_at="long",
         measured={"pooled_car_dodge": _cell(proxy, "dodge_rl", "all", "car"),
                   "pooled_car_success": _cell(proxy, "success_rl", "all", "car"),
+                  "pooled_car_contact": _cell(proxy, "contact_rl", "all", "car"),
                   "pooled_sr_dodge": _cell(proxy, "dodge_rl", "all", "sr"),
                   "pooled_sr_success": _cell(proxy, "success_rl", "all", "sr"),
-                  "pooled_sr_bc": _cell(proxy, "bc", "all", "sr")})
-
-
-def _control_test(per_seed: pd.DataFrame) -> RuleTest:
-    """Both avoidance tests on the scripted pair, as one test (a control takes one): holds when both hold, fails when
-    one fails; the values are the two intervals' bounds."""
-    car, sr = _avoidance_tests(per_seed, "avoider", "expert", "avoider - blind expert")
-    return _both(car, sr, "scripted avoider - blind expert: CAR gain and SR difference")
+                  "pooled_sr_contact": _cell(proxy, "contact_rl", "all", "sr"),
+                  "pooled_sr_bc": _cell(proxy, "bc", "all", "sr"),
+                  "rl_runs_converged": int(runs["converged"].sum()), "rl_runs": len(runs)})
 
 
 def _interval(test: SeedTest) -> tuple[float, float, float]:
@@ -127,19 +155,23 @@ def _cbf(proxy: pd.DataFrame, per_seed: pd.DataFrame) -> Claim:
 
 
 def _trace(agreement: pd.DataFrame, per_seed: pd.DataFrame) -> Claim:
-    cells = per_seed[per_seed["level"] == "all"].groupby("seed")[["trace_tp", "trace_fp", "trace_fn"]].sum()
+    cells = per_seed[per_seed["level"] == "all"].groupby("seed")[
+        ["trace_tp", "trace_fp", "trace_fn", "relevance_correct", "episodes"]].sum()
     precision = {int(s): (r.trace_tp / (r.trace_tp + r.trace_fp) if r.trace_tp + r.trace_fp else float("nan"))
                  for s, r in cells.iterrows()}
     recall = {int(s): (r.trace_tp / (r.trace_tp + r.trace_fn) if r.trace_tp + r.trace_fn else float("nan"))
               for s, r in cells.iterrows()}
+    relevance = {int(s): r.relevance_correct / r.episodes for s, r in cells.iterrows()}
     row = agreement[(agreement["method"] == "all") & (agreement["detector"] == "trace")].iloc[0]
     return Claim(
         "trace_agreement", "TRACE detects task-relevant obstacles from RGB-D and turns executions into collision outcomes "
         "that agree with the simulator's contact ground truth",
-        f"per seed, over every method's held-out episodes: TRACE's precision and recall against MuJoCo contacts, each "
-        f"95% t interval above {TRACE_BOUND:g}",
+        f"per seed, over every method's held-out episodes (each layout has an irrelevant object 8-11 cm from the task "
+        f"path): TRACE's precision and recall against MuJoCo contacts and its relevance accuracy (obstacle relevant, "
+        f"distractor not), each 95% t interval above {TRACE_BOUND:g}",
         [SeedTest("TRACE precision vs contacts", precision, ">", TRACE_BOUND),
-         SeedTest("TRACE recall vs contacts", recall, ">", TRACE_BOUND)],
+         SeedTest("TRACE recall vs contacts", recall, ">", TRACE_BOUND),
+         SeedTest("TRACE relevance accuracy", relevance, ">", TRACE_BOUND)],
         ["tables/per_seed.csv", "tables/trace_vs_contacts.csv"], PAPER,
         measured={"pooled_precision": row["precision"], "pooled_recall": row["recall"], "episodes": row["episodes"],
                   "tp": row["tp"], "fp": row["fp"], "fn": row["fn"], "relevance_accuracy": row["relevance_accuracy"]})
@@ -157,5 +189,6 @@ def _vla() -> Claim:
                        "MuJoCo tabletop: dodge_vs_success_rl)")
 
 
-def build(proxy: pd.DataFrame, agreement: pd.DataFrame, per_seed: pd.DataFrame) -> list[Claim]:
-    return [_dodge_vs_success(proxy, per_seed), _cbf(proxy, per_seed), _trace(agreement, per_seed), _vla()]
+def build(proxy: pd.DataFrame, agreement: pd.DataFrame, per_seed: pd.DataFrame, runs: pd.DataFrame) -> list[Claim]:
+    """`runs`: tables/convergence.csv (the budget's convergence rule per RL run, reported beside the claim)."""
+    return [_dodge_vs_success(proxy, per_seed, runs), _cbf(proxy, per_seed), _trace(agreement, per_seed), _vla()]

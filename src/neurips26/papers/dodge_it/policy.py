@@ -1,5 +1,7 @@
-"""The learned policy (an MLP on the 7-d task observation: a stand-in for a VLA's action head), behaviour cloning from
-the obstacle-blind expert, and GRPO (group size G, group-normalised episode advantages, PPO-clipped updates)."""
+"""The learned policy (an MLP on the perceived observation of `observation.py`: a stand-in for a VLA's action head),
+behaviour cloning from the obstacle-blind expert, and GRPO (group size G, group-normalised episode advantages,
+PPO-clipped updates, and GRPO's KL penalty to a reference policy: the BC policy, an anchor against drifting away from
+the skill RL starts from)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,13 @@ import torch
 from torch import nn
 
 from neurips26.common import optim
+from neurips26.papers.dodge_it.observation import OBS_DIM
 
 
 class Policy(nn.Module):
     """Gaussian policy: mean = tanh(MLP(obs)) in action units; a fixed exploration std (as sampling temperature)."""
 
-    def __init__(self, obs_dim: int = 7, hidden: int = 64, std: float = 0.3):
+    def __init__(self, obs_dim: int = OBS_DIM, hidden: int = 64, std: float = 0.3):
         super().__init__()
         self.net = nn.Sequential(nn.Linear(obs_dim, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(),
                                  nn.Linear(hidden, 2))
@@ -61,9 +64,17 @@ def group_advantages(rewards: np.ndarray) -> np.ndarray:
     return (r - r.mean(axis=1, keepdims=True)) / (r.std(axis=1, keepdims=True) + 1e-6)
 
 
+def kl_to_reference(policy: Policy, reference: Policy, obs: torch.Tensor) -> torch.Tensor:
+    """Mean per-step KL(pi || pi_ref) of two Gaussians with the same fixed std: |mu - mu_ref|^2 / (2 std^2)."""
+    with torch.no_grad():
+        ref = reference(obs)
+    return ((policy(obs) - ref) ** 2).sum(-1).mean() / (2 * policy.std**2)
+
+
 def grpo_update(policy: Policy, opt, obs: list, actions: list, advantages: np.ndarray, epochs: int,
-                clip: float) -> float:
-    """PPO-clipped surrogate with each episode's advantage on all of its steps (token-level mean, as in GRPO)."""
+                clip: float, reference: Policy | None = None, kl_coef: float = 0.0) -> float:
+    """PPO-clipped surrogate with each episode's advantage on all of its steps (token-level mean, as in GRPO), plus
+    kl_coef * KL to the reference policy when one is given."""
     lengths = [len(o) for o in obs]
     x = torch.as_tensor(np.concatenate(obs), dtype=torch.float32)
     a = torch.as_tensor(np.concatenate(actions), dtype=torch.float32)
@@ -74,6 +85,8 @@ def grpo_update(policy: Policy, opt, obs: list, actions: list, advantages: np.nd
     for _ in range(epochs):
         ratio = torch.exp(policy.log_prob(x, a) - old)
         loss = -torch.min(ratio * adv, torch.clamp(ratio, 1 - clip, 1 + clip) * adv).mean()
+        if reference is not None and kl_coef > 0:
+            loss = loss + kl_coef * kl_to_reference(policy, reference, x)
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -10,15 +10,16 @@ import numpy as np
 
 from neurips26.papers.dodge_it import baselines, trace
 from neurips26.papers.dodge_it.env import Camera, Layout, TabletopEnv
+from neurips26.papers.dodge_it.observation import perceived_objects
 
-# controller(envs, obs (n, 7)) -> actions (n, 2) in env units [-1, 1] (samples may exceed it: the env clips)
+# controller(envs, obs (n, OBS_DIM)) -> actions (n, 2) in env units [-1, 1] (samples may exceed it: the env clips)
 Controller = Callable[[list, np.ndarray], np.ndarray]
 
 
 @dataclass
 class Result:
     records: list = field(default_factory=list)       # one dict per episode (metrics + TRACE outcome)
-    observations: list = field(default_factory=list)  # per episode (T, 7): for RL updates
+    observations: list = field(default_factory=list)  # per episode (T, OBS_DIM): for RL updates
     actions: list = field(default_factory=list)       # per episode (T, 2)
     frames: dict = field(default_factory=dict)        # episode index -> (T+1, H, W, 3) RGB, for the figure
 
@@ -26,12 +27,8 @@ class Result:
 def perceived_obstacles(env, cfg) -> list[tuple[np.ndarray, float]]:
     """(centre xy, safety radius) of every perceived object cluster (a safety filter does not know task relevance):
     bounding-box centre and half-extent of its points, plus the gripper's (or the held target's) radius and a margin."""
-    out = []
     pad = (cfg.trace.carry_radius if env.grasped else cfg.trace.gripper_radius) + cfg.baselines.margin
-    for obj in env.scene.objects:
-        lo, hi = obj.points[:, :2].min(axis=0), obj.points[:, :2].max(axis=0)
-        out.append(((lo + hi) / 2, float(np.max(hi - lo) / 2) + pad))
-    return out
+    return [(centre, half + pad) for centre, half in env.perceived]
 
 
 def run(model, camera: Camera, layouts: list[Layout], controller: Controller, cfg, *, trace_outcome: bool = True,
@@ -42,13 +39,14 @@ def run(model, camera: Camera, layouts: list[Layout], controller: Controller, cf
     first_frames = {}
     if perceive:
         intr = camera.intrinsics(model, envs[0].data)
-        for env, layout in zip(envs, layouts):
+        for i, (env, layout) in enumerate(zip(envs, layouts)):
             key = id(layout)
             if key not in first_frames:
                 rgb, depth = camera.rgbd(env.data)
                 rng = np.random.default_rng(0)  # RANSAC draws: fixed, so perception is a pure function of the frame
                 first_frames[key] = trace.perceive(rgb, depth, intr, layout.gripper, layout.goal, cfg.trace, rng)
             env.scene, env.plane = first_frames[key]
+            obs[i] = env.perceive(perceived_objects(env.scene))
     frames = {i: [camera.rgbd(envs[i].data)[0]] for i in record_frames}
     traj_obs = [[] for _ in envs]
     traj_act = [[] for _ in envs]

@@ -76,31 +76,34 @@ def run_rl(kind: str) -> Callable[[StageContext], None]:
 
 
 def run_eval(ctx: StageContext) -> None:
-    """--seed N --input bc.npz success_rl.npz dodge_rl.npz --output episodes.csv frames.npz"""
+    """--seed N --input bc.npz success_rl.npz dodge_rl.npz contact_rl.npz --output episodes.csv frames.npz"""
     from neurips26.papers.dodge_it import experiments
 
     seed = _start(ctx, "EPISODES.csv FRAMES.npz")
-    if len(ctx.inputs) != 3:
-        raise UserError("run_eval needs --input BC.npz SUCCESS_RL.npz DODGE_RL.npz (in this order)")
-    states = dict(zip(("bc", "success_rl", "dodge_rl"), map(_load_policy, ctx.inputs)))
+    names = ("bc", *experiments.RL_KINDS.values())
+    if len(ctx.inputs) != len(names):
+        raise UserError(f"run_eval needs --input {' '.join(n.upper() + '.npz' for n in names)} (in this order)")
+    states = dict(zip(names, map(_load_policy, ctx.inputs)))
     episodes, frames = experiments.evaluate(ctx.cfg, seed, states)
     write_npz(ctx.outputs[1], frames)
     write_csv(ctx.outputs[0], episodes)
 
 
 def _stages() -> dict[str, Callable[[StageContext], None]]:
-    from neurips26.papers.dodge_it import figures, paper_claims, tables
+    from neurips26.papers.dodge_it import convergence, figures, paper_claims, tables
 
     return {
-        "run_bc": run_bc, "run_rl_success": run_rl("success"), "run_rl_dodge": run_rl("dodge"), "run_eval": run_eval,
+        "run_bc": run_bc, "run_rl_success": run_rl("success"), "run_rl_dodge": run_rl("dodge"),
+        "run_rl_contact": run_rl("contact"), "run_eval": run_eval,
         "table_safelibero_proxy": table_stage(tables.safelibero_proxy),
         "table_trace_vs_contacts": table_stage(tables.trace_vs_contacts),
         "table_per_seed": table_stage(tables.per_seed),
         "table_rl_curves": table_stage(tables.rl_curves),
+        "table_convergence": table_stage(convergence.table),
         "figure_sr_car_scatter": figure_stage(figures.sr_car_scatter),
         "figure_rl_curves": figure_stage(figures.rl_curves),
         "figure_rollout_frames": npz_figure_stage(figures.rollout_frames),
-        "claims": claims_stage(paper_claims.build, ("safelibero_proxy", "trace_vs_contacts", "per_seed"),
+        "claims": claims_stage(paper_claims.build, ("safelibero_proxy", "trace_vs_contacts", "per_seed", "convergence"),
                                with_config=False),
     }
 
