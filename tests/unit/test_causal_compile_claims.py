@@ -36,6 +36,7 @@ def built():
         "executability": tables.table_executability(q),
         "conversion_bias": tables.table_conversion_bias(k, list(cfg.evaluation.p0_grid), list(cfg.evaluation.rr_grid)),
     }
+    frames.update(kernels=k, resamples=cfg.heldout.bootstrap)
     return frames, cfg, k
 
 
@@ -76,7 +77,7 @@ def test_clearly_broken_compilers_fail_outright(built, claim_id, subject):
 @pytest.mark.slow
 def test_controls_are_computed_from_the_data(built):
     """Give the degenerate compilers the compiled rows: the same code must now find the controls failing."""
-    frames, cfg, _ = built
+    frames, cfg, k = built
     main = frames["main"]
     fake = main.copy()
     for d in ("naive", "flipped", "constant", "nocell"):
@@ -85,8 +86,11 @@ def test_controls_are_computed_from_the_data(built):
     real = pd.DataFrame(
         {"metric": ["abstracts", "statements", "schema_valid", "recall", "precision"], "value": [1, 1, 1, 0.5, 0.5]}
     )
-    before, _ = paper_claims.build(main, frames["conversion_bias"], None, frames["executability"], None, real, 1.0, cfg)
-    after, _ = paper_claims.build(fake, frames["conversion_bias"], None, frames["executability"], None, real, 1.0, cfg)
+    before, _ = paper_claims.build(main, frames["conversion_bias"], None, frames["executability"], None, real, k, cfg)
+    fake_k = k.assign(
+        **{f"heldout_converted_{d}": k["heldout_converted_compiled"] for d in ("naive", "flipped", "constant")}
+    )
+    after, _ = paper_claims.build(fake, frames["conversion_bias"], None, frames["executability"], None, real, fake_k, cfg)
     canon_before = {c.id: c for c in before}["canonicalisation"]
     canon_after = {c.id: c for c in after}["canonicalisation"]
     assert all(c.passed() for c in canon_before.controls)
@@ -149,3 +153,22 @@ def test_generated_conflicts_meet_the_rule_and_look_alikes_sit_in_other_cells():
             assert (k["population"], k["horizon"]) != ("adults", None)
         if k["stratum"] == "low_heterogeneity":
             assert 1.0 <= abs(k["theta"] - k["truth_edge_effect"]) / k["se"] <= 1.9 + 1e-9
+
+
+def test_heldout_statements_are_other_forms_and_the_extraction_check_can_pass_and_fail():
+    from neurips26.papers.causal_compile import heldout
+    from neurips26.papers.causal_compile.scm import SCM
+
+    cfg = compose("causal_compile", ["scale=tiny"])
+    _, kernels = corpus.generate(cfg, 900)
+    variables = SCM.from_config(cfg).variables
+    rows = heldout.score(kernels, variables, cfg, 900, experiments.correct, 0.1)
+    assert len(rows) == sum(not k["malformed"] for k in kernels)
+    assert not any("one-standard-deviation" in r["heldout_sentence"] for r in rows)  # not the generator's phrasing
+    k = next(k for k in kernels if not k["malformed"] and k["scale"] == "OR" and k["outcome_kind"] == "binary")
+    gold = heldout.gold_record(k, k["study_id"], variables)
+    assert heldout.extracted_right([dict(gold)], gold)
+    assert not heldout.extracted_right([{**gold, "estimate": gold["estimate"] + 0.01}], gold)
+    assert not heldout.extracted_right([gold, gold], gold)
+    mean, low, high = heldout.bootstrap_interval([1] * 90 + [0] * 10, 2000)
+    assert mean == 0.9 and 0.82 < low < 0.9 < high <= 0.97

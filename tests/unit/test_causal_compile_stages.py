@@ -109,6 +109,9 @@ BAD = {**GOOD, "canonical_accuracy": (0.3, 0.2, 0.25), "correct_when_executable"
 POOLED = {**GOOD, "execute_precision": (0.85, 0.9, 0.88), "cohort_error_temporal_heterogeneous": (0.2, 0.2, 0.2)}
 
 
+HELDOUT = {"compiled": 99, "naive": 60, "flipped": 2, "constant": 20}  # held-out kernels converted right, of 100
+
+
 def _main_table(compiled=None, naive=None) -> pd.DataFrame:
     """Per-seed rows and the 'all' row (counts summed, rates averaged) for every method of tables.main."""
     values = {"compiled": {**GOOD, **(compiled or {})}, "naive": {**BAD, **(naive or {})}, "flipped": BAD,
@@ -127,7 +130,7 @@ def _main_table(compiled=None, naive=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _build(main_table, scale="default"):
+def _build(main_table, scale="default", heldout=None):
     from omegaconf import OmegaConf
 
     from neurips26.common.config import compose
@@ -142,7 +145,10 @@ def _build(main_table, scale="default"):
                            "correct_when_executable": 0.9, "median_abs_error": 0.02})
     real = pd.DataFrame({"metric": ["abstracts", "statements", "schema_valid", "recall", "precision"],
                          "value": [162, 24, 22, 0.575, 1.0]})
-    claims, _ = paper_claims.build(main_table, bias, None, execut, None, real, 1.0, OmegaConf.create(cfg))
+    kernels = pd.DataFrame({"heldout_extracted": [False] * 100, **{f"heldout_converted_{m}": [i < share for i in
+                                                                                         range(100)]
+                                                               for m, share in (heldout or HELDOUT).items()}})
+    claims, _ = paper_claims.build(main_table, bias, None, execut, None, real, kernels, OmegaConf.create(cfg))
     return {c.id: c.to_json(scale, "embedded") for c in claims}
 
 
@@ -162,7 +168,8 @@ def test_claims_from_hand_made_tables_hold_and_fail():
     one = _build(_main_table(compiled={"conflict_conversion_hits": (15, 14, 15)}))["conflict_recall"]
     assert one["verdict"] == "inconclusive"
     # the naive conversion as good as the compiler: its negative control does not pass, the claim is inconclusive
-    leak = _build(_main_table(naive=GOOD))["canonicalisation"]
+    assert _build(_main_table(naive=GOOD))["canonicalisation"]["verdict"] == "holds"  # held-out naive still fails
+    leak = _build(_main_table(naive=GOOD), heldout={**HELDOUT, "naive": 99})["canonicalisation"]
     assert leak["outcome"] == "holds" and leak["verdict"] == "inconclusive"
     assert "'naive_compiler' did not pass" in leak["why_inconclusive"]
     # a seed spread that straddles the bound is inconclusive

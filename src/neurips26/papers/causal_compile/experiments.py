@@ -10,7 +10,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from neurips26.papers.causal_compile import baselines, cohort, corpus, method
+from neurips26.papers.causal_compile import baselines, cohort, corpus, heldout, method
 from neurips26.papers.causal_compile import conversions as cv
 from neurips26.papers.causal_compile import queries as Q
 from neurips26.papers.causal_compile.degenerate import DEGENERATE
@@ -309,6 +309,10 @@ def run(cfg, seed: int) -> dict[str, pd.DataFrame]:
     others.update(naive=(None, sets["naive"].conflicts), nocell=(None, nocell))
     kernels = kernel_table(truth, comp.kernels, rejected, sets["naive"].kernels, comp.conflicts, cfg, comp.claims,
                            pooled, others)
+    constant = sets["constant"].kernels[0].value if sets["constant"].kernels else 0.0
+    held = pd.DataFrame(heldout.score(truth, scm.variables, cfg, seed, correct, constant))
+    if len(held):
+        kernels = kernels.merge(held, on="kernel_id", how="left")
     qtable = query_table(scm, scm.dag, graphs, abstracts, vocab, cfg, rng, data, cohorts)
     detectors = {name: c.conflicts for name, c in sets.items() if name != "compiled"} | {"nocell": nocell}
     ctable = conflict_table(comp.kernels, truth, cfg, detectors)

@@ -12,6 +12,7 @@ import pandas as pd
 from scipy.special import betaincinv
 
 from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.papers.causal_compile.heldout import bootstrap_interval
 
 ABSTRACT = "abstract: 'The system achieves 98.5% canonicalization accuracy, 100% conflict detection recall, and 80.5% " \
            "query executability.'"
@@ -55,9 +56,24 @@ def _negative(claim_tests, frames, th, ids) -> list[Control]:
                     "must not hold", all_of(f"the claim's tests on {d}", claim_tests(frames, th, d))) for d in ids]
 
 
+def _bootstrap(f, column: str, resamples: int) -> dict:
+    kernels = f.get("kernels")
+    if kernels is None or column not in kernels:
+        return {"accuracy": None, "low": None, "high": None, "kernels": 0}
+    values = kernels[column].dropna().astype(float)
+    mean, low, high = bootstrap_interval(values, resamples)
+    return {"accuracy": mean, "low": low, "high": high, "kernels": len(values)}
+
+
 def canonicalisation_tests(f, th, m: str) -> list:
-    return [SeedTest(f"canonicalisation accuracy ({m})", _by_seed(f["main"], m, "canonical_accuracy"), ">",
-                     float(th.canonical_accuracy))]
+    """Accuracy on the generator's templates (per seed) and the conversion of the held-out statements (the gold
+    records of text the extractor was not written for), with a kernel-bootstrap interval."""
+    bar = float(th.canonical_accuracy)
+    return [SeedTest(f"canonicalisation accuracy ({m})", _by_seed(f["main"], m, "canonical_accuracy"), ">", bar),
+            RuleTest(f"held-out statements, conversion accuracy ({m})",
+                     _bootstrap(f, f"heldout_converted_{m}", int(f["resamples"])), holds_if=f"low > {bar}",
+                     fails_if=f"high < {bar}", rule=f"kernel-bootstrap 95% interval over all seeds: holds when its "
+                     f"lower bound is above {bar:g}, fails when its upper bound is below")]
 
 
 def conflict_tests(f, th, m: str) -> list:
@@ -134,7 +150,10 @@ def _canonicalisation(f, th) -> Claim:
     return Claim(
         "canonicalisation", "heterogeneous evidence is standardised into estimand objects with high canonicalisation "
         "accuracy (paper: 98.5%)",
-        f"per-seed canonicalisation accuracy of the well-formed kernels (compiled): 95% t interval above {bound:g}",
+        f"per-seed canonicalisation accuracy of the well-formed kernels (compiled): 95% t interval above {bound:g}; "
+        f"and the compiler's canonical values of the held-out statements (surface forms written apart from the "
+        f"extractor, config heldout): kernel-bootstrap 95% interval above {bound:g}. The rule-based extractor's "
+        f"accuracy on those statements is reported (measured), not tested: it stands in for the paper's LLM extractor",
         tests(f, th, "compiled"), ["tables/main.csv"], {"value": 0.985, "where": ABSTRACT},
         controls=[Control("exact_conversions", "positive", "the same test on the kernels whose conversion is exact (RR, "
                           "SMD, MD, and OR/HR with the baseline risk reported): the test can pass",
@@ -142,6 +161,8 @@ def _canonicalisation(f, th) -> Claim:
                                    _by_seed(f["main"], "compiled", "exact_conversion_accuracy"), ">", bound)),
                   *_negative(tests, f, th, degenerate)],
         measured={"pooled_accuracy": comp["canonical_accuracy"], "kernels": comp["kernels"], "studies": comp["studies"],
+                  **{f"heldout_extraction_{k}": v for k, v in _bootstrap(f, "heldout_extracted",
+                                                                          int(f["resamples"])).items()},
                   "malformed_rejected": comp["malformed_rejected"],
                   **{f"{d}_accuracy": _row(f["main"], d)["canonical_accuracy"] for d in degenerate}})
 
@@ -258,11 +279,12 @@ def _auditable() -> Claim:
                        "other claims (executable queries, conflict detection, canonicalisation)")
 
 
-def build(main, bias, pr, execut, cohort_tab, real, kernels_ok, cfg) -> tuple[list[Claim], dict]:
-    """`pr`, `cohort_tab` and `kernels_ok` (the pooled accuracy of exact conversions) are kept in the signature the
-    claims stage calls; the per-seed values come from tables/main.csv."""
+def build(main, bias, pr, execut, cohort_tab, real, kernels, cfg) -> tuple[list[Claim], dict]:
+    """`pr` and `cohort_tab` are kept in the signature the claims stage calls; the per-seed values come from
+    tables/main.csv; `kernels` (every seed's kernels.csv, or None) carries the held-out statements."""
     th = cfg.claims
-    f = {"main": main, "conversion_bias": bias, "executability": execut}
+    f = {"main": main, "conversion_bias": bias, "executability": execut, "kernels": kernels,
+         "resamples": cfg.heldout.bootstrap}
     claims = [_canonicalisation(f, th), _conflicts(f, th), _executability(f, th), _naive_bias(f, th), _cohort(f, th),
               _paper_scale(real, th), _auditable()]
-    return claims, {"exact_conversion_accuracy_pooled": kernels_ok}
+    return claims, {"exact_conversion_accuracy_pooled": _row(main, "compiled")["exact_conversion_accuracy"]}

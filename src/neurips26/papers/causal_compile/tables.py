@@ -96,6 +96,8 @@ def _main_rows(kernels: pd.DataFrame, queries: pd.DataFrame, conflicts: pd.DataF
                "canonical_accuracy": _mean(good[CORRECT[m]]) if m in CORRECT and CORRECT[m] in good else np.nan,
                "conflict_cell_abs_error": cell_error.get(m, np.nan),
                "bias_max": float(bias[f"{m}_bias"].max()) if m in VALUE and len(bias) >= 3 else np.nan}
+        if f"heldout_converted_{m}" in kernels:
+            row["heldout_conversion"] = _mean(kernels[f"heldout_converted_{m}"].dropna())
         if m in DETECTORS and _col("flagged", m) in kernels:
             row.update(_conflict_counts(kernels, conflicts, m))
         if len(q):
@@ -103,6 +105,8 @@ def _main_rows(kernels: pd.DataFrame, queries: pd.DataFrame, conflicts: pd.DataF
         if m == "compiled":
             exact = good[good["method"].isin(EXACT_CONVERSIONS)]
             row.update(exact_conversion_accuracy=_mean(exact["correct"]),
+                       heldout_extraction=_mean(kernels["heldout_extracted"].dropna())
+                       if "heldout_extracted" in kernels else np.nan,
                        malformed_rejected=_mean(bad["rejected"]), injected_kept=_mean(hit["kept_in_default"]),
                        conflict_cell_error_unchecked=float((hit["cell_pooled_all"] - hit["truth_edge_effect"])
                                                            .abs().mean()),

@@ -26,7 +26,7 @@ def main(argv: list[str]) -> None:
             "value": [0, 0, 0, float("nan"), float("nan")],
         }
     )
-    claims, _ = paper_claims.build(main_t, bias, None, tables.table_executability(q), None, real, 1.0, cfg)
+    claims, _ = paper_claims.build(main_t, bias, None, tables.table_executability(q), None, real, k, cfg)
     cols = [
         "method",
         "canonical_accuracy",
