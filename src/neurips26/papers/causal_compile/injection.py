@@ -49,7 +49,11 @@ class Injector:
         study = self.new_study(edge, scale=scale)
         if p0 is not None:
             study["baseline_risk"], study["p0_reported"] = p0, True
-        return self.kernel(study, edge, population, horizon, float(theta), float(se), conflict, stratum)
+        try:
+            return self.kernel(study, edge, population, horizon, float(theta), float(se), conflict, stratum)
+        except ValueError:  # a stated CI bound with no valid risk (a wide CI of a common outcome): draw again
+            self._undo()
+            return None
 
     def _undo(self, n: int = 1) -> None:
         del self.studies[-n:]
@@ -79,6 +83,8 @@ class Injector:
         if not 0.01 <= se <= 1.0:
             return None
         k = self._add(edge, "adults", t["horizon"], sign * sigma * z * se, se, True, stratum)
+        if k is None:
+            return None
         same_sign = np.sign(k["theta"]) == np.sign(t["theta"])
         if not disjoint(k["theta"], k["se"], t["theta"], t["se"]) or same_sign != (stratum == "same_sign"):
             self._undo()  # the generator clipped the value (binary outcome near risk 1): not the stratum asked for
@@ -104,8 +110,13 @@ class Injector:
         target = self._add(
             edge, "adults", h, truth + se * self.rng.standard_normal(), se, False, "conversion_target", scale, p0
         )
+        if target is None:
+            return None
         naive = math.log(to_ratio(math.exp(target["theta"]), p0))  # the target's ratio read as an RR
         k = self._add(edge, "adults", h, naive, se, True, stratum, "RR", p0)
+        if k is None:
+            self._undo()
+            return None
         if not disjoint(k["theta"], k["se"], target["theta"], target["se"]) or abs(k["theta"] - naive) > 1e-9:
             self._undo(2)
             return None
@@ -140,6 +151,8 @@ class Injector:
         if se < 0.01:
             return None
         k = self._add(edge, population, horizon, truth, se, False, kind)
+        if k is None:
+            return None
         if not disjoint(k["theta"], k["se"], t["theta"], t["se"]):
             self._undo()
             return None
