@@ -9,6 +9,7 @@ import numpy as np
 from scipy.stats import norm
 
 from neurips26.papers.causal_compile import conversions as cv
+from neurips26.papers.causal_compile.injection import Injector as _Injector
 from neurips26.papers.causal_compile.scm import SCM
 
 POPULATION_TEXT = {"adults": "adults aged 18 years or older", "older adults": "older adults (aged 65 years or older)",
@@ -127,14 +128,14 @@ def generate(cfg, seed: int) -> tuple[list[dict], list[dict]]:
     horizons = list(c.horizons)
     studies, kernels = [], []
 
-    def kernel(study, edge, population, horizon, theta, se, conflict=False):
+    def kernel(study, edge, population, horizon, theta, se, conflict=False, stratum=""):
         e = scm.edges[edge]
         kind = scm.kind(edge[1])
         k = {"study_id": study["study_id"], "kernel_id": f"{study['study_id']}-k{len(study['kernels'])}",
              "exposure": edge[0], "outcome": edge[1], "outcome_kind": kind, "population": population,
              "horizon": horizon, "truth_edge_effect": e.at(horizon, population), "theta": theta, "se": se,
              "design": study["design"], "n": study["n"], "reversed": study["reversed"],
-             "injected_conflict": conflict, "malformed": "", "baseline_risk": None, "p0_reported": False,
+             "injected_conflict": conflict, "stratum": stratum, "malformed": "", "baseline_risk": None, "p0_reported": False,
              "outcome_sd": None, "unit": None, "threshold": None}
         if kind == "binary":
             k["scale"] = study["scale"]
@@ -151,17 +152,17 @@ def generate(cfg, seed: int) -> tuple[list[dict], list[dict]]:
         k["reported_text"], k["low_text"], k["high_text"] = (round(k[f], digits) for f in
                                                              ("reported", "reported_low", "reported_high"))
         k["horizon_text"] = _horizon_text(horizon, rng)
-        if not conflict and rng.random() < c.p_malformed:
+        if not stratum and rng.random() < c.p_malformed:  # labelled kernels are always well formed
             _malform(k, rng)
         study["kernels"].append(k)
         return k
 
-    def new_study(edge, design=None):
+    def new_study(edge, design=None, scale=None):
         kind = scm.kind(edge[1])
         study = {"study_id": f"S{len(studies):04d}", "edge": edge, "kernels": [],
                  "design": design or _pick(rng, c.designs),
                  "n": int(np.exp(rng.uniform(*np.log(c.n_range)))), "reversed": bool(rng.random() < c.p_reversed_contrast),
-                 "scale": _pick(rng, c.binary_scales if kind == "binary" else c.continuous_scales),
+                 "scale": scale or _pick(rng, c.binary_scales if kind == "binary" else c.continuous_scales),
                  "baseline_risk": float(rng.uniform(*c.baseline_risk)), "p0_reported": True,
                  "threshold": float(rng.uniform(*c.dichotomy_threshold))}
         study["p0_reported"] = bool(rng.random() >= c.p_missing_baseline_risk)
@@ -189,16 +190,13 @@ def generate(cfg, seed: int) -> tuple[list[dict], list[dict]]:
                 kernel(study, edge, group, h, scm.edges[edge].at(h, group) + sub_se * rng.standard_normal(), sub_se)
 
     honest = [k for k in kernels_of(studies) if k["population"] == "adults" and not k["malformed"]]
-    for _ in range(int(c.conflicts)):
-        if not honest:
-            break
-        target = honest[rng.integers(len(honest))]
-        edge = (target["exposure"], target["outcome"])
-        study = new_study(edge)
-        truth = scm.edges[edge].at(target["horizon"])
-        direction = -np.sign(truth) if truth != 0 else 1.0
-        theta = direction * (abs(truth) + rng.uniform(*c.conflict_shift))
-        kernel(study, edge, "adults", target["horizon"], float(theta), abs(theta) / rng.uniform(3.0, 4.0), conflict=True)
+    inject = _Injector(scm, c, rng, new_study, kernel, studies, studied)
+    for stratum, count in c.conflicts.items():
+        for _ in range(int(count)):
+            inject.conflict(stratum, honest)
+    for kind, count in c.look_alikes.items():
+        for _ in range(int(count)):
+            inject.look_alike(kind, honest)
 
     abstracts = []
     for study in studies:

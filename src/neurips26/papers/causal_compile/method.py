@@ -110,7 +110,13 @@ def _i2(values: np.ndarray, ses: np.ndarray) -> float:
     return 0.0 if q <= 0 else max(0.0, (q - (len(values) - 1)) / q)
 
 
-def detect_conflicts(kernels: list[Kernel], level: float = 0.95, i2_threshold: float = 0.75) -> Conflicts:
+def edge_of(k: Kernel) -> tuple:
+    """The cell of a detector without the cell rule (a negative control): every kernel of an edge X -> Y together."""
+    return (k.exposure, k.outcome)
+
+
+def detect_conflicts(kernels: list[Kernel], level: float = 0.95, i2_threshold: float = 0.75,
+                     cell_of=lambda k: k.cell) -> Conflicts:
     """Within a cell (same X, Y, population and horizon): a pair conflicts when both are significant with opposite
     signs or their CIs do not overlap; a cell with I^2 > threshold adds the pairs of its most outlying kernel (largest
     leave-one-out |z|)."""
@@ -118,7 +124,7 @@ def detect_conflicts(kernels: list[Kernel], level: float = 0.95, i2_threshold: f
     out = Conflicts()
     cells: dict[tuple, list[Kernel]] = {}
     for k in kernels:
-        cells.setdefault(k.cell, []).append(k)
+        cells.setdefault(cell_of(k), []).append(k)
     for members in cells.values():
         for a, b in itertools.combinations(members, 2):
             pair = tuple(sorted((a.kernel_id, b.kernel_id)))

@@ -123,10 +123,11 @@ class SCM:
         data = {"older": older.astype(float)}
         for v in self.order:
             parents = [p for p in self.dag.predecessors(v)]
-            if self.kind(v) == "continuous":
+            if self.kind(v) == "continuous":  # age-group effect modification as in moments() (issue 56 fix)
                 value = np.sqrt(self.noise_var[self.index[v]]) * rng.standard_normal(n)
                 for p in parents:
-                    value += self.edges[(p, v)].at(h) * data[p]
+                    e = self.edges[(p, v)]
+                    value += np.where(older, e.at(h, "older adults"), e.at(h, "younger adults")) * data[p]
                 data[v] = value
             else:
                 eta = np.zeros(n)
