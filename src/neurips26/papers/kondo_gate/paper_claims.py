@@ -58,7 +58,7 @@ def budget_control(main: pd.DataFrame, task: str, bound: float) -> Control:
     test = RuleTest(f"DG last-fifth gain, {task}", {"gain": float(np.mean(values)) if values else None},
                     f"gain < {bound}", f"gain >= {bound}", per_seed=gains,
                     rule=f"DG has plateaued when its held-out score gains < {bound} over the last fifth of training")
-    return Control(f"budget_rule_{task}", "positive", f"the budget rule on {task}: DG converged within the budget",
+    return Control(f"budget_rule_{task.lower()}", "positive", f"the budget rule on {task}: DG converged within the budget",
                    test)
 
 
@@ -68,7 +68,7 @@ def saturation_control(main: pd.DataFrame, task: str, methods: list[tuple[str, f
     test = RuleTest(f"lowest {STAT} of {', '.join(m for m, _ in methods)}, {task}",
                     {"lowest": min(values) if values else None}, f"lowest < {ceiling}", f"lowest >= {ceiling}",
                     rule=f"the testbed separates methods when some compared run's {STAT} is below {ceiling}")
-    return Control(f"not_saturated_{task}", "positive", f"{task} is not saturated for the compared methods", test)
+    return Control(f"not_saturated_{task.lower()}", "positive", f"{task} is not saturated for the compared methods", test)
 
 
 def _dg_sanity(bandit: pd.DataFrame) -> Control:
