@@ -12,9 +12,11 @@ from neurips26.common.errors import UserError
 from neurips26.papers.kondo_gate.baselines import priority
 from neurips26.papers.kondo_gate.method import (
     backward_flops_per_sample,
+    bernoulli_gate,
     delight,
     dg_weights,
     gated_update,
+    keep_probability,
     kept_count,
     select,
 )
@@ -113,3 +115,33 @@ def test_backward_flops_per_sample_matches_the_matmul_count():
     """MLP in -> h -> o: weight grads 2*in*h + 2*h*o, input grad of layer 2: 2*h*o (layer 1's input needs none)."""
     policy, x, a, _ = setup_batch()
     assert backward_flops_per_sample(policy, x, a, log_prob) == 2 * 5 * 7 + 4 * 7 * 4
+
+
+def test_bernoulli_gate_keeps_with_frequency_sigmoid_of_delight_minus_price():
+    """The paper's gate: P(G = 1) = sigma((chi - lambda) / eta), checked by frequency over many draws (5 standard
+    errors), for two prices and temperatures."""
+    chi = torch.tensor([-2.0, -0.5, 0.0, 0.3, 1.0, 3.0], dtype=torch.float64)
+    draws = 4000
+    for price, eta in [(0.0, 1.0), (0.5, 0.25)]:
+        gen = torch.Generator().manual_seed(0)
+        counts = torch.zeros(len(chi), dtype=torch.float64)
+        for _ in range(draws):
+            counts[bernoulli_gate(chi, price, eta, gen)] += 1
+        p = torch.sigmoid((chi - price) / eta)
+        se = torch.sqrt(p * (1 - p) / draws).clamp_min(1e-3)
+        assert ((counts / draws - p).abs() < 5 * se).all(), (price, eta, counts / draws, p)
+
+
+def test_hard_gate_is_the_zero_temperature_limit():
+    """eta = 0 keeps exactly chi > lambda (the price selection), and a tiny eta agrees away from the price."""
+    gen = torch.Generator().manual_seed(1)
+    chi = torch.randn(200, generator=gen, dtype=torch.float64)
+    for price in (0.0, 0.4):
+        hard = bernoulli_gate(chi, price, 0.0, torch.Generator().manual_seed(2))
+        assert torch.equal(hard, select(chi, price=price))
+        far = (chi - price).abs() > 1e-2
+        tiny = keep_probability(chi, price, 1e-5)
+        assert torch.equal(tiny[far].round(), (chi[far] > price).double())
+    np.testing.assert_allclose(keep_probability(np.array([0.3, -1.0]), 0.1, 0.5), 1 / (1 + np.exp(-np.array([0.4, -2.2]))))
+    with pytest.raises(UserError):
+        keep_probability(chi, 0.0, -1.0)

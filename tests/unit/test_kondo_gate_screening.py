@@ -12,11 +12,19 @@ from neurips26.papers.kondo_gate.screening import Screen
 from neurips26.papers.kondo_gate.tables import table_main
 
 
+def _mlp_logits(model, x, actions):
+    return model(x)
+
+
+def _sequence_logits(model, x, actions):
+    return model(x, actions)
+
+
 def _mlp_screen(hidden=4, batch=6):
     torch.manual_seed(0)
     x = torch.rand(batch, 12)
     teacher = torch.randn(batch, 10)
-    return Screen(MLPPolicy(12, hidden, 10), 1e-2, x, teacher), x, teacher
+    return Screen(MLPPolicy(12, hidden, 10), 1e-2, x, teacher.argmax(-1), teacher, _mlp_logits), x, teacher
 
 
 def test_mlp_screen_counts_the_closed_form_matmul_flops():
@@ -41,14 +49,15 @@ def test_transformer_screen_cost_is_linear_and_matches_the_counter():
     torch.manual_seed(1)
     x = torch.randint(0, 4, (5, 6))
     teacher = torch.randn(5, 6, 4)
-    screen = Screen(ReversalTransformer(4, 6, 16, 1, 2, 32), 1e-3, x, teacher)
+    actions = teacher.argmax(-1)
+    screen = Screen(ReversalTransformer(4, 6, 16, 1, 2, 32), 1e-3, x, actions, teacher, _sequence_logits)
     with FlopCounterMode(display=False) as counter:
-        logp, spent = screen.step(x, teacher.argmax(-1), teacher)
+        logp, spent = screen.step(x, actions, teacher)
     assert spent == counter.get_total_flops() > 0
     assert logp.shape == (5,)
     big = ReversalTransformer(4, 6, 64, 2, 4, 128)
     with torch.no_grad(), FlopCounterMode(display=False) as c2:
-        big(x[:1])
+        big(x[:1], actions[:1])
     assert screen.forward_flops < c2.get_total_flops() / 8  # the screen is much cheaper than the policy
 
 
@@ -58,7 +67,7 @@ def test_screen_learns_the_teacher_distribution():
     target = action_log_prob(teacher, actions)
     before = (screen.surprisal_logp(x, actions) - target).abs().mean()
     for _ in range(100):
-        screen.learn(x, teacher)
+        screen.learn(x, actions, teacher)
     after = (screen.surprisal_logp(x, actions) - target).abs().mean()
     assert after < 0.5 * before
 
@@ -80,13 +89,14 @@ CFG = OmegaConf.create({"replicates": 400, "arms": 5, "batch": 32, "logit_scale"
                         "screens": ["delight", "random", "additive"]})
 
 
-def test_positive_control_zero_price_keeps_only_parallel_terms():
-    """One correct arm, value baseline: chi > 0 exactly on the correct-arm samples, so no perpendicular noise."""
-    rows = {r["method"]: r for r in bandit.analyse(CFG, 0.5, seed=3, setting="control")}
-    z, r = rows["price0_delight"], rows["reinforce"]
-    assert z["noise"] < 1e-9 < r["noise"]
-    assert z["cosine"] > r["cosine"]
-    assert {"reinforce_batch_mean", "price0_delight_batch_mean"} <= set(rows)
+def test_hard_zero_price_gate_keeps_only_parallel_terms():
+    """One correct arm, value baseline: chi > 0 exactly on the correct-arm samples, so the hard gate (eta -> 0) keeps
+    no perpendicular noise; the Bernoulli gate at eta 1 keeps some."""
+    rows = {r["method"]: r for r in bandit.analyse(CFG, 0.5, seed=3)}
+    hard, soft, r = rows["hard_price0"], rows["kondo_price0"], rows["reinforce"]
+    assert hard["noise"] < 1e-9 < soft["noise"] < r["noise"]
+    assert hard["kept_fraction"] < soft["kept_fraction"] < 1
+    assert abs(rows["random_matched"]["kept_fraction"] - soft["kept_fraction"]) < 0.02
 
 
 def test_value_baseline_is_the_exact_expected_reward():

@@ -1,8 +1,11 @@
 """K-armed bandits: how well does a gated Monte-Carlo policy gradient point along the exact one?
 
 A softmax policy pi = softmax(theta) over K arms with means mu has the exact gradient dJ/dtheta = pi * (mu - pi.mu).
-For each of R random problems one batch of B actions is sampled; each estimator (REINFORCE, DG, zero-price gate, each
-screen at each keep rate) builds its update from that batch. Reported: the cosine with the exact gradient, and the
+For each of R random problems one batch of B actions is sampled; each estimator (REINFORCE, DG, the paper's
+zero-price Bernoulli gate and its hard eta -> 0 limit, a random gate at the same keep rate, each screen at each keep rate)
+builds its update from that batch. The papers' bandit (`problem: one_correct`): one correct arm, reward 1[a = c], no
+noise, advantage against the exact value V = pi_c; the Gaussian-mean, noisy-reward bandit is a labelled extra.
+Reported: the cosine with the exact gradient, and the
 update's parallel (signal) and perpendicular (noise) parts, relative to |dJ| and normalised as a masked full-batch
 gradient (sum over kept / B), so the two parts say how much of the full batch's signal and noise a gate keeps.
 Everything is vectorised over replicates (NumPy), so one seed is one array program.
@@ -13,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from neurips26.common.errors import UserError
-from neurips26.papers.kondo_gate.method import dg_weights, kept_count
+from neurips26.papers.kondo_gate.method import dg_weights, keep_probability, kept_count
 
 
 def _standardise(x: np.ndarray) -> np.ndarray:
@@ -43,15 +46,15 @@ def exact_gradient(pi: np.ndarray, mu: np.ndarray) -> np.ndarray:
 def sample_batch(cfg, rng: np.random.Generator) -> dict:
     """R random problems and one sampled batch of B actions each.
 
-    `problem: gaussian` (default): arm means mu ~ N(0, 1), reward = mu_a + noise. `problem: one_correct` (the positive
-    control): one correct arm per problem, mu = e_c, so the exact gradient is pi_c (e_c - pi) and every correct-arm
-    sample's term (e_c - pi) is parallel to it.
+    `problem: one_correct` (the papers' bandit): one correct arm per problem, mu = e_c, so the exact gradient is
+    pi_c (e_c - pi) and every correct-arm sample's term (e_c - pi) is parallel to it. `problem: gaussian` (the labelled
+    extra): arm means mu ~ N(0, 1), reward = mu_a + noise.
     """
     R, K, B = int(cfg.replicates), int(cfg.arms), int(cfg.batch)
     theta = rng.normal(0.0, float(cfg.logit_scale), (R, K))
     pi = np.exp(theta - theta.max(1, keepdims=True))
     pi /= pi.sum(1, keepdims=True)
-    problem = str(cfg.get("problem", "gaussian"))
+    problem = str(cfg.problem)
     if problem == "gaussian":
         mu = rng.normal(0.0, 1.0, (R, K))
     elif problem == "one_correct":
@@ -105,21 +108,22 @@ def decompose(g: np.ndarray, exact: np.ndarray) -> dict:
 def analyse(cfg, alpha: float, seed: int, setting: str = "main") -> list[dict]:
     """One row per estimator: setting, method, keep rate, mean kept fraction, cosine, signal, noise.
 
-    Every estimator uses the configured baseline (`cfg.baseline`); REINFORCE and the zero-price gate are also reported
-    with the other baseline (method suffix `_batch_mean` or `_value`) as an ablation.
-    """
+    `kondo_price0`: the paper's gate G ~ Bernoulli(sigma(chi / eta)) at price 0 (eta = the DG temperature);
+    `hard_price0`: its eta -> 0 limit, keep chi > 0; `random_matched`: every sample kept with probability equal to the
+    zero-price gate's mean kept fraction (the same expected backward passes, no screen)."""
     rng = np.random.default_rng(seed)
     batch = sample_batch(cfg, rng)
     pi, exact, actions, logp = batch["pi"], batch["exact"], batch["actions"], batch["logp"]
-    base = str(cfg.baseline)
-    other = "batch_mean" if base == "value" else "value"
-    adv, adv_other = advantage(batch, base), advantage(batch, other)
+    adv = advantage(batch, str(cfg.baseline))
+    chi = adv * (-logp)
     everything = np.ones(adv.shape, dtype=bool)
+    gate_uniform = rng.random(adv.shape)  # one uniform per sample, shared by the zero-price gates
+    kondo = gate_uniform < keep_probability(chi, 0.0, float(cfg.eta))
     estimators = [("reinforce", 1.0, adv, everything),
                   ("dg", 1.0, dg_weights(adv, logp, float(cfg.eta)), everything),
-                  ("price0_delight", float("nan"), adv, adv * (-logp) > 0),
-                  (f"reinforce_{other}", 1.0, adv_other, everything),
-                  (f"price0_delight_{other}", float("nan"), adv_other, adv_other * (-logp) > 0)]
+                  ("kondo_price0", float("nan"), adv, kondo),
+                  ("hard_price0", float("nan"), adv, gate_uniform < keep_probability(chi, 0.0, 0.0)),
+                  ("random_matched", float("nan"), adv, rng.random(adv.shape) < kondo.mean())]
     B = adv.shape[1]
     for screen in cfg.screens:
         for rate in cfg.keep_rates:

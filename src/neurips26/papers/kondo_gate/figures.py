@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import NullFormatter
 
 from neurips26.common.plotting import new_figure
 
 COLORS = {"dg": "black", "reinforce": "grey", "delight": "tab:red", "random": "tab:blue", "additive": "tab:green",
           "advantage": "tab:orange", "abs_advantage": "tab:brown", "surprisal": "tab:purple",
           "stale_delight": "tab:pink", "screen_delight": "tab:olive", "price_delight": "darkred",
-          "price0_delight": "darkred", "reinforce_batch_mean": "silver", "price0_delight_batch_mean": "salmon"}
+          "kondo": "crimson", "random_at_price": "tab:cyan", "kondo_price0": "crimson", "hard_price0": "darkred",
+          "random_matched": "tab:cyan"}
 RATE = 0.3  # the keep rate of the screen comparison and learning curves (claims.keep_rate)
 
 
@@ -19,19 +21,21 @@ def _tasks(table: pd.DataFrame) -> list[str]:
 
 
 def pareto(table: pd.DataFrame):
-    """Backward passes vs final quality, one panel per task; each point a method at a keep rate or price."""
+    """Backward passes vs learning quality (area under the curve), one panel per task; each point a method at a keep
+    rate or price (kondo: the paper's gate over prices; random_at_price: random gating at the rate each price realised)."""
     tasks = _tasks(table)
     fig, axes = new_figure(len(tasks), width_per_col=3.3)
     for ax, task in zip(axes, tasks):
         for method, part in table[table.task == task].groupby("method"):
             part = part.sort_values("backward_passes")
-            ax.plot(part.backward_passes, part.score, "o-" if len(part) > 1 else "s", color=COLORS.get(method),
+            ax.plot(part.backward_passes, part.auc, "o-" if len(part) > 1 else "s", color=COLORS.get(method),
                     label=method, ms=4, lw=1)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())  # minor-tick labels overlap on a short log axis
         ax.set_title(task)
         ax.set_xlabel("backward passes (samples)")
-    axes[0].set_ylabel("final score (greedy accuracy)")
-    axes[-1].legend(fontsize=6, loc="lower right")
+    axes[0].set_ylabel("area under the learning curve")
+    axes[0].legend(fontsize=5, loc="lower right")  # MNIST carries every method, the price sweep included
     return fig
 
 
@@ -39,7 +43,7 @@ def learning_curves(table: pd.DataFrame):
     """Score vs step for DG and the gates at the claim keep rate."""
     tasks = _tasks(table)
     fig, axes = new_figure(len(tasks), width_per_col=3.3)
-    shown = table[(table.method == "dg") | (np.isclose(table.keep_rate, RATE) & (table.method != "price_delight"))]
+    shown = table[(table.method == "dg") | (np.isclose(table.keep_rate, RATE) & table.price.isna())]
     for ax, task in zip(axes, tasks):
         for method, part in shown[shown.task == task].groupby("method"):
             ax.plot(part.step, part.score, color=COLORS.get(method), label=method, lw=1.2)
@@ -68,19 +72,19 @@ def screen_comparison(table: pd.DataFrame):
 
 
 def bandit_cosine(table: pd.DataFrame):
-    """Cosine with the exact gradient vs keep rate per screen; ungated and zero-price estimators as lines."""
+    """The papers' bandit: cosine with the exact gradient vs keep rate per screen; ungated and zero-price estimators
+    (the paper's Bernoulli gate, its hard limit, a random gate at its rate) as lines."""
     fig, axes = new_figure(2, width_per_col=3.8)
     if "setting" in table:
         table = table[table.setting == "main"]
-    lines = [m for m in ("reinforce", "dg", "price0_delight", "reinforce_batch_mean", "price0_delight_batch_mean",
-                         "reinforce_value", "price0_delight_value") if m in set(table.method)]
+    lines = [m for m in ("reinforce", "dg", "kondo_price0", "hard_price0", "random_matched") if m in set(table.method)]
     screens = table[table.keep_rate.notna() & ~table.method.isin(lines)]
     for method, part in screens.groupby("method"):
         axes[0].plot(part.keep_rate, part.cosine, "o-", color=COLORS.get(method), label=method, ms=3)
         axes[1].plot(part.keep_rate, part.noise / part.signal, "o-", color=COLORS.get(method), ms=3)
     for method in lines:
         row = table[table.method == method].iloc[0]
-        style = {"color": COLORS.get(method, "grey"), "ls": "--" if "_batch_mean" not in method else ":", "lw": 1,
+        style = {"color": COLORS.get(method, "grey"), "ls": "--", "lw": 1,
                  "label": f"{method} (keeps {row.kept_fraction:.2f})"}
         axes[0].axhline(row.cosine, **style)
         axes[1].axhline(row.noise / row.signal, **style)

@@ -1,8 +1,10 @@
 """Delight, the DG weights and the Kondo gate (selection + a backward pass on the kept samples only).
 
 delight chi = A * (-log pi): advantage times surprisal, a forward-pass quantity. DG weights each policy-gradient term by
-sigma(chi / eta). The Kondo gate keeps samples whose priority beats a compute price (or the top fraction rho), compacts
-the batch to them and runs the backward pass on that compact batch alone, so skipped samples cost no backward compute.
+sigma(chi / eta). The Kondo gate (arXiv 2603.20526) draws G ~ Bernoulli(sigma((chi - lambda) / eta)) per sample with a
+compute price lambda (`bernoulli_gate`); its eta -> 0 limit is the hard threshold chi > lambda and the official code's
+variant keeps the top fraction rho of the batch (`select`). The kept samples are compacted and backpropagated alone, so
+skipped samples cost no backward compute (`gated_update`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,24 @@ def select(priority: torch.Tensor, keep_rate: float | None = None, price: float 
     k = kept_count(priority.numel(), keep_rate)
     order = torch.sort(-priority, stable=True).indices
     return torch.sort(order[:k]).values
+
+
+def keep_probability(chi, price: float, eta: float):
+    """The paper's gate probability sigma((chi - lambda) / eta); eta = 0 is its hard limit 1[chi > lambda]."""
+    if eta < 0:
+        raise UserError(f"gate temperature eta must be >= 0, got {eta}")
+    if isinstance(chi, torch.Tensor):
+        return (chi > price).to(chi.dtype) if eta == 0 else torch.sigmoid((chi - price) / eta)
+    chi = np.asarray(chi, dtype=float)
+    return (chi > price).astype(float) if eta == 0 else 0.5 * (1.0 + np.tanh((chi - price) / (2.0 * eta)))
+
+
+def bernoulli_gate(chi: torch.Tensor, price: float, eta: float, generator: torch.Generator) -> torch.Tensor:
+    """Indices (ascending) of the samples whose gate G ~ Bernoulli(sigma((chi - lambda) / eta)) opened.
+
+    The uniforms come from `generator` (one per sample, drawn even at eta = 0 so every temperature sees one stream)."""
+    uniform = torch.rand(chi.shape, generator=generator, dtype=torch.float64).to(chi.device)
+    return torch.nonzero(uniform < keep_probability(chi.double(), price, eta)).flatten()
 
 
 @dataclass

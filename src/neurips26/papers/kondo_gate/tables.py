@@ -22,16 +22,34 @@ def _last_fifth_gain(runs: pd.DataFrame) -> pd.DataFrame:
     return out.rename("last_fifth_gain").reset_index()
 
 
+def _auc(runs: pd.DataFrame) -> pd.DataFrame:
+    """Area under the learning curve per run: the mean held-out score over the evaluations after step 0 (a statistic
+    that still separates methods when their final scores all reach the ceiling)."""
+    later = runs[runs.step > 0]
+    out = later.groupby([*KEYS, "seed"], dropna=False, sort=False)["score"].mean()
+    return out.rename("auc").reset_index()
+
+
+def _by_price(runs: pd.DataFrame) -> pd.DataFrame:
+    """Random gating at a price's realised rate differs in keep rate per seed: aggregate it by price alone."""
+    return runs.assign(keep_rate=runs.keep_rate.where(runs.method != "random_at_price"))
+
+
+def _final_with_stats(runs: pd.DataFrame) -> pd.DataFrame:
+    if "screen_flops" not in runs:
+        runs = runs.assign(screen_flops=0)
+    final = _final(runs).merge(_last_fifth_gain(runs), on=[*KEYS, "seed"], how="left")
+    return final.merge(_auc(runs), on=[*KEYS, "seed"], how="left")
+
+
 def table_main(runs: pd.DataFrame) -> pd.DataFrame:
     """Final quality and cost per task x method x keep rate (or price), with ratios to DG (rho = 1).
 
     Cost: backward passes and backward FLOPs of the policy; screen FLOPs (forward + distillation of the cheap screening
     model, zero for every other method); last_fifth_gain checks the budget rule."""
-    if "screen_flops" not in runs:
-        runs = runs.assign(screen_flops=0)
-    final = _final(runs).merge(_last_fifth_gain(runs), on=[*KEYS, "seed"], how="left")
+    final = _final_with_stats(_by_price(runs))
     out = final.groupby(KEYS, dropna=False, sort=False).agg(
-        score=("score", "mean"), score_std=("score", "std"), seeds=("seed", "nunique"),
+        score=("score", "mean"), score_std=("score", "std"), auc=("auc", "mean"), seeds=("seed", "nunique"),
         backward_passes=("backward_passes", "mean"), backward_flops=("backward_flops", "mean"),
         screen_flops=("screen_flops", "mean"), last_fifth_gain=("last_fifth_gain", "mean")).reset_index()
     dg = out[out.method == "dg"].set_index("task")
@@ -44,22 +62,21 @@ def table_main_seeds(runs: pd.DataFrame) -> pd.DataFrame:
     """The final row of every run per seed (before the mean over seeds of table_main): score, backward passes and
     FLOPs, screen FLOPs and last_fifth_gain per task x method x keep rate (or price) x seed; the claims' paired seed
     intervals read it."""
-    if "screen_flops" not in runs:
-        runs = runs.assign(screen_flops=0)
-    final = _final(runs).merge(_last_fifth_gain(runs), on=[*KEYS, "seed"], how="left")
-    cols = [*KEYS, "seed", "step", "score", "backward_passes", "backward_flops", "screen_flops", "last_fifth_gain"]
+    final = _final_with_stats(runs)
+    cols = [*KEYS, "seed", "step", "score", "auc", "backward_passes", "backward_flops", "screen_flops", "last_fifth_gain"]
     return final[cols].sort_values([*KEYS, "seed"]).reset_index(drop=True)
 
 
 def table_curves(runs: pd.DataFrame) -> pd.DataFrame:
     """Learning curves: mean score and backward passes over seeds at every evaluation step."""
-    return (runs.groupby([*KEYS, "step"], dropna=False).agg(score=("score", "mean"),
+    return (_by_price(runs).groupby([*KEYS, "step"], dropna=False).agg(score=("score", "mean"),
                                                            backward_passes=("backward_passes", "mean"))
             .reset_index().sort_values([*KEYS, "step"]).reset_index(drop=True))
 
 
 def table_bandit(runs: pd.DataFrame) -> pd.DataFrame:
-    """Bandit gradient quality per estimator: mean over seeds of cosine, signal and perpendicular noise."""
+    """Bandit gradient quality per estimator (setting main = the papers' bandit, gaussian_extra = the labelled extra):
+    mean over seeds of cosine, signal and perpendicular noise."""
     cols = ["kept_fraction", "cosine", "signal", "noise"]
     if "setting" not in runs:
         runs = runs.assign(setting="main")

@@ -1,5 +1,6 @@
 """The two learning testbeds as contextual bandits: MNIST (reward: right label) and token reversal (reward: fraction of
-positions right). A task draws batches, builds its policy, scores rewards and evaluates greedy quality."""
+positions right). A task draws batches, builds its policy, acts (samples actions), gives the logits of taken actions
+(`logits`, teacher-forced for the autoregressive reversal policy), scores rewards and evaluates greedy quality."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import torch
 
 from neurips26.papers.kondo_gate.data import split, token_sequences
-from neurips26.papers.kondo_gate.models import MLPPolicy, ReversalTransformer
+from neurips26.papers.kondo_gate.models import MLPPolicy, ReversalTransformer, action_log_prob, sample_categorical
 
 
 @dataclass
@@ -41,6 +42,17 @@ class MnistTask:
 
     def uniforms(self, generator: torch.Generator) -> torch.Tensor:
         return torch.rand((self.batch_size, 10), generator=generator).to(self.device)
+
+    @staticmethod
+    def logits(model, inputs, actions):
+        return model(inputs)
+
+    def log_prob(self, model, inputs, actions):
+        return action_log_prob(model(inputs), actions)
+
+    @staticmethod
+    def act(policy, inputs, uniform):
+        return sample_categorical(policy(inputs), uniform)
 
     @staticmethod
     def reward(actions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
@@ -82,9 +94,21 @@ class ReversalTask:
         return torch.rand((self.batch_size, self.length, int(self.cfg.vocab)), generator=generator).to(self.device)
 
     @staticmethod
+    def logits(model, inputs, actions):
+        return model(inputs, actions)
+
+    def log_prob(self, model, inputs, actions):
+        return action_log_prob(model(inputs, actions), actions)
+
+    @staticmethod
+    def act(policy, inputs, uniform):
+        return policy.generate(inputs, uniform)
+
+    @staticmethod
     def reward(actions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         return (actions == targets).float().mean(dim=1)
 
     @torch.no_grad()
     def evaluate(self, policy) -> float:
-        return float((policy(self.x_eval).argmax(-1) == self.x_eval.flip(1)).float().mean())
+        """Greedy autoregressive decoding of the held-out prompts: per-token accuracy of the reversal."""
+        return float((policy.generate(self.x_eval, None) == self.x_eval.flip(1)).float().mean())

@@ -1,7 +1,10 @@
 """One training run of one method at one keep rate (or price): the loop that screens, gates and updates.
 
-Ungated methods (REINFORCE, DG) forward the batch once with gradients. Gated methods forward it without gradients (the
-acting pass: sample actions, compute rewards and delight), select, then forward + backward the kept samples only.
+Ungated methods (REINFORCE, DG) act, then forward the batch with gradients. Gated methods act without gradients (the
+acting pass: sample actions, compute rewards and delight), gate, then forward + backward the kept samples only. Gates:
+`kondo` (the paper's G ~ Bernoulli(sigma((chi - price) / eta)), swept over prices), `price_delight` (its hard eta -> 0
+limit, chi > price), every screen at a keep rate (the official top fraction), and `random_at_price` (random gating at
+the keep rate the `kondo` run at that price realised: the frontier's baseline at equal backward passes).
 """
 
 from __future__ import annotations
@@ -15,12 +18,19 @@ import torch
 from neurips26.common import optim
 from neurips26.common.errors import UserError
 from neurips26.papers.kondo_gate.baselines import SCREENS, priority, reinforce_weights
-from neurips26.papers.kondo_gate.method import backward_flops_per_sample, dg_weights, gated_update, select
-from neurips26.papers.kondo_gate.models import action_log_prob, sample_categorical
+from neurips26.papers.kondo_gate.method import (
+    backward_flops_per_sample,
+    bernoulli_gate,
+    dg_weights,
+    gated_update,
+    select,
+)
+from neurips26.papers.kondo_gate.models import action_log_prob
 from neurips26.papers.kondo_gate.screening import Screen
 
 UNGATED = ("reinforce", "dg")
-METHODS = (*UNGATED, *SCREENS, "stale_delight", "screen_delight", "price_delight")
+PRICED = ("kondo", "price_delight")  # swept over compute prices, not keep rates
+METHODS = (*UNGATED, *SCREENS, "stale_delight", "screen_delight", *PRICED, "random_at_price")
 
 
 @dataclass(frozen=True)
@@ -31,22 +41,27 @@ class Spec:
 
     @property
     def screen(self) -> str:
-        return "delight" if self.method in ("stale_delight", "screen_delight", "price_delight") else self.method
+        if self.method == "random_at_price":
+            return "random"
+        return "delight" if self.method in ("stale_delight", "screen_delight", *PRICED) else self.method
 
 
 def specs(methods: dict) -> list[Spec]:
     """The (method, keep rate or price) grid of a testbed, from its `methods` config block."""
     out = []
     for method, values in methods.items():
-        if method not in METHODS:
-            raise UserError(f"config: unknown method {method!r}; known: {', '.join(METHODS)}")
+        if method not in METHODS or method == "random_at_price":
+            raise UserError(f"config: unknown method {method!r}; known: {', '.join(METHODS[:-1])}")
         for v in values:
-            out.append(Spec(method, None, float(v)) if method == "price_delight" else Spec(method, float(v)))
+            out.append(Spec(method, None, float(v)) if method in PRICED else Spec(method, float(v)))
     return out
 
 
-def _log_prob(policy, inputs, actions):
-    return action_log_prob(policy(inputs), actions)
+def matched_random(spec: Spec, records: list[dict], batch: int) -> Spec:
+    """Random gating at the keep rate a `kondo` run realised (its backward passes / every sample it saw)."""
+    last = records[-1]
+    rate = max(last["backward_passes"] / (last["step"] * batch), 1.0 / batch)
+    return Spec("random_at_price", min(rate, 1.0), spec.price)
 
 
 def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
@@ -57,12 +72,12 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
     data_gen, act_gen, gate_gen = (torch.Generator().manual_seed(seed * 1000 + i) for i in range(3))
     stale = copy.deepcopy(policy) if spec.method == "stale_delight" else None
     x0, y0 = task.batch(torch.Generator().manual_seed(-1 % 2**31))
-    flops = backward_flops_per_sample(policy, x0, y0, _log_prob)
+    flops = backward_flops_per_sample(policy, x0, y0, task.log_prob)
     screen = None
     if spec.method == "screen_delight":
         with torch.no_grad():
-            probe_logits = policy(x0)
-        screen = Screen(task.make_screen(), float(block.lr), x0, probe_logits)
+            probe_logits = task.logits(policy, x0, y0)
+        screen = Screen(task.make_screen(), float(block.lr), x0, y0, probe_logits, task.logits)
     steps, eta = int(block.steps), float(block.eta)
     passes = total_flops = screen_flops = 0
     elapsed = 0.0
@@ -72,9 +87,9 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
         uniform = task.uniforms(act_gen)
         start = time.perf_counter()
         if spec.method in UNGATED:
-            logits = policy(x)
-            actions = sample_categorical(logits.detach(), uniform)
-            logp = action_log_prob(logits, actions)
+            with torch.no_grad():
+                actions = task.act(policy, x, uniform)
+            logp = task.log_prob(policy, x, actions)
             advantage = _advantage(task.reward(actions, y))
             weights = (reinforce_weights(advantage) if spec.method == "reinforce"
                        else dg_weights(advantage, logp.detach(), eta))
@@ -84,19 +99,24 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
             passes, total_flops = passes + len(x), total_flops + len(x) * flops
         else:
             with torch.no_grad():
-                logits = policy(x)
-                actions = sample_categorical(logits, uniform)
+                actions = task.act(policy, x, uniform)
+                logits = task.logits(policy, x, actions)
                 logp = action_log_prob(logits, actions)
                 advantage = _advantage(task.reward(actions, y))
-                logp_screen = action_log_prob(stale(x), actions) if stale is not None else logp
+                logp_screen = task.log_prob(stale, x, actions) if stale is not None else logp
             if screen is not None:  # the screen's forward (screening) and its distillation step, both counted
                 logp_screen, spent = screen.step(x, actions, logits)
                 screen_flops += spent
             with torch.no_grad():
                 prio = priority(spec.screen, advantage, logp_screen, gate_gen, float(cfg.gate.additive_alpha))
-                kept = select(prio, keep_rate=spec.keep_rate, price=spec.price)
+                if spec.method == "kondo":
+                    kept = bernoulli_gate(prio, spec.price, eta, gate_gen)
+                elif spec.keep_rate is not None:
+                    kept = select(prio, keep_rate=spec.keep_rate)
+                else:
+                    kept = select(prio, price=spec.price)
                 weights = (advantage if cfg.gate.survivor_weight == "advantage" else dg_weights(advantage, logp, eta))
-            cost = gated_update(policy, optimizer, x, actions, weights, kept, flops, _log_prob)
+            cost = gated_update(policy, optimizer, x, actions, weights, kept, flops, task.log_prob)
             passes, total_flops = passes + cost.backward_passes, total_flops + cost.backward_flops
             if stale is not None and step % int(block.stale_every) == 0:
                 stale.load_state_dict(policy.state_dict())
