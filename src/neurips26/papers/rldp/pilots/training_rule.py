@@ -32,9 +32,13 @@ def choose(history: pd.DataFrame, cap: int, target: float) -> dict:
     think_all = float(last[[c for c in history if c.startswith("think_acc_")]].mean())
     gap = think_all - float(last.nothink_mean_acc)
     ok = plateau_step is not None and gap > GAP
-    return {"think_at_target_step": int(at_target.iloc[0]) if len(at_target) else None,
-            "plateau_step": plateau_step, "cap": cap, "gap_at_plateau": gap, "chosen": "plateau" if ok else
-            "think_at_target"}
+    return {
+        "think_at_target_step": int(at_target.iloc[0]) if len(at_target) else None,
+        "plateau_step": plateau_step,
+        "cap": cap,
+        "gap_at_plateau": gap,
+        "chosen": "plateau" if ok else "think_at_target",
+    }
 
 
 def main(argv: list[str]) -> None:
