@@ -42,6 +42,16 @@ class Problems:
     def __len__(self) -> int:
         return len(self.prompts)
 
+    @property
+    def char_counts(self) -> np.ndarray:
+        """(n, vocabulary) counts of each character in the prompt without the padding: the input's surface features,
+        what a probe reads without looking inside the model (the surface-feature negative control)."""
+        counts = np.zeros((len(self.prompts), len(VOCAB)))
+        for row, p in enumerate(self.prompts):
+            for c in p.lstrip("."):
+                counts[row, INDEX[c]] += 1
+        return counts
+
 
 def prompt_length(max_steps: int, filler_max: int) -> int:
     return filler_max + 1 + max_steps + 1

@@ -49,58 +49,89 @@ def truth_score(levels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(levels, dtype=float) + 0.5 * rng.random(len(levels))
 
 
+def _rollouts(net, problems: D.Problems, task, ev, generator) -> tuple[dict, float]:
+    """k sampled no-think answers per query for every k of `ev.rollouts` (the first k of max(k) draws): per k the
+    agreement score, the majority answer's correctness and the tokens spent; and the seconds of all max(k) draws."""
+    answers, tokens = [], []
+    start = time.perf_counter()
+    for _ in range(max(ev.rollouts)):
+        completions, used = M.generate(net, problems.prompts, False, task.max_steps + 3, temperature=ev.temperature,
+                                       generator=generator)
+        answers.append([-1 if (a := D.parse_answer(c, False)) is None else a for c in completions])
+        tokens.append(used)
+    seconds = time.perf_counter() - start
+    answers, tokens = np.array(answers).T, np.array(tokens).T
+    out = {}
+    for k in ev.rollouts:
+        score, majority = baselines.rollout_agreement(answers[:, :k])
+        out |= {f"score_rollout_k{k}": score, f"rollout_tokens_k{k}": tokens[:, :k].sum(1),
+                f"rollout_majority_correct_k{k}": majority == problems.answers}
+    return out, seconds
+
+
+def _split_rows(cfg, seed: int, net, problems: D.Problems, split: str, scorers: dict, generator, timing: dict):
+    """The rows of one split (validation or test): both routes generated and checked, every router's score."""
+    task, ev = cfg.task, cfg.eval
+    start = time.perf_counter()
+    states = M.hidden_states(net, problems.prompts)
+    timing.setdefault("rldp_forward", []).append((time.perf_counter() - start, len(problems)))
+    routes = {}
+    for name, think in (("think", True), ("nothink", False)):
+        start = time.perf_counter()
+        routes[name] = M.solve(net, problems, think, task.max_steps)
+        timing.setdefault(name, []).append((time.perf_counter() - start, len(problems)))
+    rollouts, seconds = _rollouts(net, problems, task, ev, generator)
+    timing.setdefault("rollout_sample", []).append((seconds, len(problems) * max(ev.rollouts)))
+    n = len(problems)
+    return states, pd.DataFrame({
+        "seed": seed, "split": split, "steps": problems.steps, "prompt_chars": problems.prompt_chars,
+        "think_correct": routes["think"][0], "think_tokens": routes["think"][1],
+        "nothink_correct": routes["nothink"][0], "nothink_tokens": routes["nothink"][1], **rollouts,
+        "score_rldp": scorers["rldp"](states), "score_probe": scorers["probe"](states),
+        "score_surface": scorers["surface"](problems.char_counts[:, None, :]),
+        "score_length": problems.prompt_chars.astype(float),
+        "score_random": seed_stream(seed, f"random_{split}").random(n),
+        "score_random_control": seed_stream(seed, f"random_control_{split}").random(n),
+        "score_oracle": (~routes["nothink"][0]).astype(float),
+        "score_truth": truth_score(problems.steps, seed_stream(seed, f"truth_{split}")),
+        "tiebreak": seed_stream(seed, f"tiebreak_{split}").random(n),
+    })
+
+
 def run(cfg, seed: int, net) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(per-problem rows, per-layer rows, timing rows) of one seed: references, probe set and test set are all drawn
-    from this seed; the model is this seed's decoder."""
+    """(per-problem rows, per-layer rows, timing rows) of one seed: references, probe set, validation and test set are
+    all drawn from this seed; the model is this seed's decoder. Rows carry `split`: AdaSwitch's threshold tau and the
+    rollouts' k are chosen on the validation split, every reported number comes from the test split."""
     task, ev = cfg.task, cfg.eval
     rng = np.random.default_rng(seed)
     test = D.sample_problems(rng, ev.n_test, task.max_steps, task.filler_max)
     easy, hard = (_references(rng, task, cfg.refs[k], cfg.refs.per_class) for k in ("easy_steps", "hard_steps"))
     probe_set = D.sample_problems(rng, ev.n_probe, task.max_steps, task.filler_max)
-    timing = {}
-
-    start = time.perf_counter()
-    states = M.hidden_states(net, test.prompts)
-    timing["rldp_forward"] = time.perf_counter() - start
+    val = D.sample_problems(seed_stream(seed, "validation"), ev.n_val, task.max_steps, task.filler_max)
     rldp = method.fit_rldp(M.hidden_states(net, easy.prompts), M.hidden_states(net, hard.prompts))
-    probe = baselines.RidgeProbe(M.hidden_states(net, probe_set.prompts), probe_set.steps.astype(float),
-                                 rng=np.random.default_rng(seed + 1))
-
-    routes = {}
-    for name, think in (("think", True), ("nothink", False)):
-        start = time.perf_counter()
-        routes[name] = M.solve(net, test, think, task.max_steps)
-        timing[name] = time.perf_counter() - start
+    steps = probe_set.steps.astype(float)
+    scorers = {"rldp": rldp,
+               "probe": baselines.RidgeProbe(M.hidden_states(net, probe_set.prompts), steps,
+                                             rng=np.random.default_rng(seed + 1)),
+               # the same ridge on the prompt's character counts: what the input alone tells (negative control)
+               "surface": baselines.RidgeProbe(probe_set.char_counts[:, None, :], steps,
+                                               rng=seed_stream(seed, "surface_split"))}
     generator = torch.Generator().manual_seed(seed)
-    start = time.perf_counter()
-    answers, tokens = [], np.zeros(len(test))
-    for _ in range(ev.rollouts):
-        completions, used = M.generate(net, test.prompts, False, task.max_steps + 3, temperature=ev.temperature,
-                                       generator=generator)
-        answers.append([-1 if (a := D.parse_answer(c, False)) is None else a for c in completions])
-        tokens += used
-    timing["rollouts"] = time.perf_counter() - start
-    rollout_score, majority = baselines.rollout_agreement(np.array(answers).T)
-
-    rows = pd.DataFrame({
-        "seed": seed, "steps": test.steps, "prompt_chars": test.prompt_chars,
-        "think_correct": routes["think"][0], "think_tokens": routes["think"][1],
-        "nothink_correct": routes["nothink"][0], "nothink_tokens": routes["nothink"][1],
-        "rollout_tokens": tokens, "rollout_majority_correct": majority == test.answers,
-        "score_rldp": rldp(states), "score_probe": probe(states), "score_length": test.prompt_chars.astype(float),
-        "score_rollout": rollout_score, "score_random": np.random.default_rng(seed + 2).random(len(test)),
-        "score_oracle": (~routes["nothink"][0]).astype(float),
-        "score_truth": truth_score(test.steps, np.random.default_rng(seed + 3)),
-    })
-    fail = ~routes["nothink"][0]
+    timing: dict = {}
+    parts = [_split_rows(cfg, seed, net, problems, split, scorers, generator, timing)
+             for problems, split in ((val, "val"), (test, "test"))]
+    states, rows = parts[1][0], pd.concat([p[1] for p in parts], ignore_index=True)
+    test_rows = rows.loc[rows.split == "test"]
+    fail = ~test_rows.nothink_correct.to_numpy(bool)
     layers = []
     for layer in range(states.shape[1]):
         full = method.fit_rldp(M.hidden_states(net, easy.prompts), M.hidden_states(net, hard.prompts), layer=layer)
         s = full(states)
         layers.append({"seed": seed, "layer": layer, "loo_auroc": rldp.loo[layer][0], "loo_margin": rldp.loo[layer][1],
-                       "chosen": layer == rldp.layer, "probe_layer": layer == probe.layer,
+                       "chosen": layer == rldp.layer, "probe_layer": layer == scorers["probe"].layer,
                        "test_spearman": _spearman(s, test.steps), "test_auroc": method.auroc(s, fail)})
-    timing_rows = pd.DataFrame([{"seed": seed, "part": k, "seconds": v, "n": len(test)} for k, v in timing.items()])
+    timing_rows = pd.DataFrame([{"seed": seed, "part": k, "seconds": sum(t for t, _ in v), "n": sum(n for _, n in v)}
+                                for k, v in timing.items()])
     return rows, pd.DataFrame(layers), timing_rows
 
 

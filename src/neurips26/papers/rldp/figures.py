@@ -7,13 +7,14 @@ import pandas as pd
 from neurips26.common.plotting import new_figure
 
 LABELS = {"rldp": "RLDP (8 refs)", "probe": "ridge probe (trained)", "rollout": "rollout agreement",
-          "length": "prompt length", "random": "random", "oracle": "oracle (no-think fails)",
+          "length": "prompt length", "surface": "surface probe (character counts)", "random": "random",
+          "random_control": "random (second draw)", "oracle": "oracle (no-think fails)",
           "truth": "true difficulty (control)"}
 
 
 def score_vs_difficulty(table: pd.DataFrame):
     fig, (ax, bx) = new_figure(2)
-    for router in ["rldp", "probe", "rollout", "length"]:
+    for router in ["rldp", "probe", "rollout", "length", "surface"]:
         ax.plot(table.steps, table[f"score_{router}"], marker="o", label=LABELS[router])
     ax.set(xlabel="difficulty (steps)", ylabel="mean standardised score", title="difficulty scores")
     ax.legend(fontsize=7)

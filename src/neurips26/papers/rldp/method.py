@@ -70,19 +70,28 @@ def fit_rldp(ref_easy: np.ndarray, ref_hard: np.ndarray, layer: int | None = Non
     return RLDP(layer, unit, mid, loo)
 
 
+def order(score, tiebreak=None) -> np.ndarray:
+    """Indices from the highest (score, tiebreak) down: the order in which AdaSwitch sends queries to think. Ties in
+    the score (prompt length, rollout agreement) are broken by `tiebreak` (uniform draws), so that a threshold can send
+    part of a tied group to think, the same share on any split (a randomised threshold rule)."""
+    score = np.asarray(score, dtype=float)
+    tiebreak = np.zeros(len(score)) if tiebreak is None else np.asarray(tiebreak, dtype=float)
+    return np.lexsort((-tiebreak, -score))
+
+
 def frontier(score: np.ndarray, think_correct, think_tokens, plain_correct, plain_tokens,
-             overhead_tokens=None, plain_answer_correct=None) -> dict[str, np.ndarray]:
+             overhead_tokens=None, plain_answer_correct=None, tiebreak=None) -> dict[str, np.ndarray]:
     """AdaSwitch's accuracy-cost frontier: route the k highest-scored queries to think, k = 0..n (every threshold tau).
     Cost = mean generated tokens per query of the chosen route, plus the router's own generated tokens (rollouts).
     `plain_answer_correct` replaces the no-think route's correctness when the router already holds an answer (the
     rollouts' majority) and then no no-think tokens are spent."""
     n = len(score)
-    order = np.argsort(-np.asarray(score, dtype=float), kind="stable")
+    order_ = order(score, tiebreak)
     overhead = np.zeros(n) if overhead_tokens is None else np.asarray(overhead_tokens, dtype=float)
     if plain_answer_correct is not None:
         plain_correct, plain_tokens = plain_answer_correct, np.zeros(n)
-    tc, tt = np.asarray(think_correct, float)[order], np.asarray(think_tokens, float)[order]
-    pc, pt = np.asarray(plain_correct, float)[order], np.asarray(plain_tokens, float)[order]
+    tc, tt = np.asarray(think_correct, float)[order_], np.asarray(think_tokens, float)[order_]
+    pc, pt = np.asarray(plain_correct, float)[order_], np.asarray(plain_tokens, float)[order_]
     head_c, head_t = np.r_[0, np.cumsum(tc)], np.r_[0, np.cumsum(tt)]
     tail_c, tail_t = np.r_[np.cumsum(pc[::-1])[::-1], 0], np.r_[np.cumsum(pt[::-1])[::-1], 0]
     return {"think_fraction": np.arange(n + 1) / n, "accuracy": (head_c + tail_c) / n,
@@ -93,3 +102,20 @@ def cost_to_reach(front: dict[str, np.ndarray], accuracy: float) -> float:
     """The least mean cost at which the frontier reaches `accuracy` (NaN when it never does)."""
     ok = front["accuracy"] >= accuracy - 1e-12
     return float(front["tokens"][ok].min()) if ok.any() else float("nan")
+
+
+def threshold(front: dict[str, np.ndarray], score, tiebreak, accuracy: float) -> tuple[float, float]:
+    """tau = (score, tiebreak) of the last query sent to think at the cheapest frontier point reaching `accuracy`
+    (+inf when no query needs to think): chosen on the validation split, applied to the test split by `route`."""
+    ok = np.flatnonzero(front["accuracy"] >= accuracy - 1e-12)
+    k = int(ok[np.argmin(front["tokens"][ok])])  # the number of validation queries sent to think
+    if k == 0:
+        return float("inf"), float("inf")
+    last = order(score, tiebreak)[k - 1]
+    return float(np.asarray(score, float)[last]), float(np.asarray(tiebreak, float)[last])
+
+
+def route(score, tiebreak, tau: tuple[float, float]) -> np.ndarray:
+    """True where a query goes to think: (score, tiebreak) >= tau, compared lexicographically."""
+    score, tiebreak = np.asarray(score, float), np.asarray(tiebreak, float)
+    return (score > tau[0]) | ((score == tau[0]) & (tiebreak >= tau[1]))
