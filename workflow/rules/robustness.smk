@@ -9,6 +9,15 @@ except UserError as error:
     raise WorkflowError(str(error)) from None
 
 
+def robustness_threads():
+    """A set job's share of --cores (the sets run side by side); 4 where no total is given (a cluster run, --unlock):
+    override with --set-threads robustness_set=N."""
+    try:
+        return max(1, workflow.cores // max(1, len(ROBUSTNESS_SETS)))
+    except WorkflowError:
+        return 4
+
+
 # One paper on one seed set: a Snakemake run of its own in a work folder that shares config/, src/, workflow/ and data/
 # (robustness/run_set.py says why). The configured run's claims.json is an input, so the data every set reads is
 # prepared once, by the main run, before any set starts.
@@ -23,7 +32,7 @@ rule robustness_set:
     params:
         workdir=lambda w: f".snakemake/neurips26/robustness/{w.paper}/seeds-{w.seeds}",
         run=f"--scale {config['scale']} --data {config['data']} --device {config['device']}",
-    threads: max(1, (workflow.cores or 1) // max(1, len(ROBUSTNESS_SETS)))
+    threads: robustness_threads()
     log:
         "logs/{paper}/robustness_{seeds}.log",
     benchmark:

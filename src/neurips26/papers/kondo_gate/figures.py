@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import NullFormatter
 
 from neurips26.common.plotting import new_figure
 
@@ -23,6 +22,9 @@ def _tasks(table: pd.DataFrame) -> list[str]:
 def pareto(table: pd.DataFrame):
     """Backward passes vs learning quality (area under the curve), one panel per task; each point a method at a keep
     rate or price (kondo: the paper's gate over prices; random_at_price: random gating at the rate each price realised)."""
+    # imported here, not at the top: stages.py imports this module and must not load matplotlib (tests/unit/test_lazy.py)
+    from matplotlib.ticker import NullFormatter
+
     tasks = _tasks(table)
     fig, axes = new_figure(len(tasks), width_per_col=3.3)
     for ax, task in zip(axes, tasks):
