@@ -208,3 +208,14 @@ def test_claims_v2_document_validates_and_matches_the_registry(tmp_path):
     assert entries["mllm_vs_specialist"]["decided_at"] == "long"
     assert entries["unwarp_recovers_most"]["decided_at"] == "paper"
     assert metrics["pages"] == 6
+
+
+def test_a_page_read_in_two_seeds_is_one_bootstrap_unit():
+    runs = _runs((0, 1, 2), jitter=0.01, pages=2)
+    assert paper_claims._drop_claim(_pages(runs), "p", 15.0, "").to_json("default", "embedded")["statistic"]["n"] == 6
+    runs.loc[runs.page_id == "en-1-0", "page_id"] = "en-0-0"   # seed 1 drew seed 0's first page again
+    entry = paper_claims._drop_claim(_pages(runs), "p", 15.0, "").to_json("default", "embedded")
+    assert entry["statistic"]["n"] == 5
+    # its two reads (jitter 0 and 0.01: 40 and 41 points) are averaged into one unit; the seeds keep their own reads
+    assert entry["statistic"]["estimate"] == pytest.approx((40.5 + 41 + 42 + 42 + 43) / 5, rel=1e-5)
+    assert entry["per_seed"]["1"]["parsing drop points, p"] == pytest.approx(41.5, rel=1e-5)

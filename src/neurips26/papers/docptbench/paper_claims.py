@@ -45,16 +45,23 @@ class Pages:
         return rows.groupby(PAGE)[column].mean()
 
     def test(self, name: str, columns: dict[str, pd.Series], statistic, side: str, bound: float) -> PageTest:
-        """A page-bootstrap test of statistic(columns) (pages present in every column), with each seed's value."""
-        table = pd.DataFrame(columns)
+        """A page-bootstrap test of statistic(columns) over documents (pages present in every column), with each
+        seed's value beside it."""
+        table = pd.DataFrame(columns).dropna()
         per_seed = {int(seed): float(statistic({c: g[c].to_numpy(float) for c in g.columns}))
-                    for seed, g in table.dropna().groupby(level="seed")}
-        return PageTest(name, table, statistic, side, bound, self.resamples, self.base_seed, per_seed)
+                    for seed, g in table.groupby(level="seed")}
+        return PageTest(name, documents(table), statistic, side, bound, self.resamples, self.base_seed, per_seed)
 
     def interval(self, name: str, columns: dict[str, pd.Series], statistic) -> dict:
-        estimate, low, high, _ = bootstrap.interval(pd.DataFrame(columns), statistic, self.resamples,
-                                                    bootstrap.stream(self.base_seed, name))
+        estimate, low, high, _ = bootstrap.interval(documents(pd.DataFrame(columns).dropna()), statistic,
+                                                    self.resamples, bootstrap.stream(self.base_seed, name))
         return {name: estimate, f"{name}_ci_low": low, f"{name}_ci_high": high}
+
+
+def documents(reads: pd.DataFrame) -> pd.DataFrame:
+    """One row per document: a page read in several seeds (an R manual page two seeds both drew, under different
+    captures) is one unit of the bootstrap, its reads averaged; generated pages are new documents in every seed."""
+    return reads.groupby(level=["kind", "page_id"]).mean()
 
 
 def _paper_recovered() -> float:
