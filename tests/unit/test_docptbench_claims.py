@@ -58,7 +58,7 @@ CFG = OmegaConf.create({"claims": {"parser": "p", "parsing_drop_points": 15,
 
 
 def _pages(runs, severities=("1",)):
-    return paper_claims.Pages(tables.pages(runs), "p", list(severities), 2000, 59)
+    return paper_claims.Pages(tables.pages(runs), "p", list(severities), 2000, 59, "scale=paper (more pages)")
 
 
 def _row(table, condition, severity):
@@ -123,6 +123,7 @@ def test_parsing_drop_in_points_holds_fails_and_straddles():
     mixed.loc[photo, "overall_edit"] = np.where(mixed.loc[photo, "page_id"].str.endswith("0"), 0.15, 0.35)
     entry = paper_claims._drop_claim(_pages(mixed), "p", 15.0, "").to_json("default", "embedded")
     assert entry["verdict"] == "inconclusive" and "page-bootstrap interval" in entry["why_inconclusive"]
+    assert "scale=paper (more pages) decides it" in entry["why_inconclusive"]
 
 
 def _point_runs(bleu_photographed, pages=4):

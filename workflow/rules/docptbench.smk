@@ -18,7 +18,7 @@ rule docptbench_run:
     input:
         data=DOCPTBENCH_DATA,
         config="results/docptbench/config.yaml",
-        code=code_files("docptbench", exclude=("tables", "figures", "paper_claims")),
+        code=code_files("docptbench", exclude=("tables", "figures", "paper_claims", "bootstrap")),
     output:
         run="results/docptbench/runs/{kind}/seed{seed}.csv",
         camera="results/docptbench/runs/{kind}/seed{seed}_camera.json",
@@ -43,7 +43,7 @@ rule docptbench_examples:
     input:
         data=DOCPTBENCH_DATA,
         config="results/docptbench/config.yaml",
-        code=code_files("docptbench", exclude=("tables", "figures", "paper_claims")),
+        code=code_files("docptbench", exclude=("tables", "figures", "paper_claims", "bootstrap")),
     output:
         "results/docptbench/runs/examples.npz",
     params:

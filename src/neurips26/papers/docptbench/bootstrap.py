@@ -73,6 +73,7 @@ class PageTest(RuleTest):
         resamples: int,
         base_seed: int,
         per_seed: dict | None = None,
+        decided_by: str | None = None,
     ):
         if side not in (">", "<"):
             raise ValueError(f"PageTest {name!r}: side must be '>' or '<'")
@@ -94,6 +95,7 @@ class PageTest(RuleTest):
             per_seed,
         )
         self.side, self.bound = side, float(bound)
+        self.decided_by = decided_by  # the scale whose pages decide a straddling interval, named in the reason
 
     def statistic(self) -> dict:
         m = self.measured
@@ -115,4 +117,6 @@ class PageTest(RuleTest):
                 f"{self.name}: the {LEVEL:.0%} page-bootstrap interval [{m['ci_low']:.4g}, {m['ci_high']:.4g}] "
                 f"straddles the bound {self.bound}"
             )
+            if self.decided_by:
+                why += f"; inconclusive at this scale, {self.decided_by} decides it"
         return result, why
