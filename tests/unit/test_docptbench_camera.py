@@ -93,6 +93,33 @@ def test_missing_tesseract_is_a_clear_error(monkeypatch):
         parsers.tesseract_segments(_page())
 
 
+def test_tesseract_reads_each_page_with_its_language_model(monkeypatch):
+    seen = []
+    monkeypatch.setattr(parsers, "require_tool", lambda name, package: "tesseract")
+    monkeypatch.setattr(parsers, "tesseract_languages", lambda cmd: frozenset({"eng", "spa", "osd"}))
+
+    def fake_data(image, lang, config, output_type):
+        seen.append(lang)
+        return {"text": ["hola"], "conf": [90], "left": [0], "top": [0], "width": [5], "height": [5]}
+
+    import pytesseract
+
+    monkeypatch.setattr(pytesseract, "image_to_data", fake_data)
+    parsers.parse_segments("tesseract", _page(), "es")
+    parsers.parse_segments("tesseract_bin", _page(), "en")
+    assert seen == ["spa", "eng"]
+
+
+def test_missing_tesseract_language_data_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(parsers, "require_tool", lambda name, package: "tesseract")
+    monkeypatch.setattr(parsers, "tesseract_languages", lambda cmd: frozenset({"eng", "osd"}))
+    with pytest.raises(UserError, match="tesseract-ocr-spa"):
+        parsers.tesseract_lang("es")
+    with pytest.raises(UserError, match="page language 'fr'"):
+        parsers.tesseract_lang("fr")
+    assert parsers.tesseract_lang("en") == "eng"
+
+
 def test_missing_apertium_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(UserError, match="apertium"):

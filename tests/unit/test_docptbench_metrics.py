@@ -1,11 +1,11 @@
-"""docptbench metrics against hand-worked cases and brute force: edit distance, TEDS, tree edit distance, reading
-order, BLEU, chrF, STEDS."""
+"""docptbench parsing metrics against hand-worked cases, brute force and the zss package: edit distance, TEDS, tree edit
+distance, reading order. (The translation metrics: test_docptbench_translation_metrics.py.)"""
 
-import math
 from functools import cache
 
 import numpy as np
 import pytest
+import zss
 
 from neurips26.papers.docptbench import metrics as M
 
@@ -71,32 +71,24 @@ def test_reading_order_edit():
     assert M.reading_order_edit([0, 1, 2], 4) == pytest.approx(1 / 4)      # one block missed
 
 
-def test_sentence_bleu_hand_worked():
-    assert M.sentence_bleu("the cat sat on the mat", "the cat sat on the mat") == pytest.approx(100.0)
-    # precisions 5/6, 3/5, 2/4, 1/3, no brevity penalty
-    expected = 100 * (5 / 6 * 3 / 5 * 2 / 4 * 1 / 3) ** 0.25
-    assert M.sentence_bleu("the cat sat on a mat", "the cat sat on the mat") == pytest.approx(expected)
-    # 3 tokens: effective order 3 (precisions 1, 1, 1), brevity penalty exp(1 - 6/3)
-    assert M.sentence_bleu("the cat sat", "the cat sat on the mat") == pytest.approx(100 * math.exp(1 - 6 / 3))
-    # a zero 4-gram precision is smoothed to 1 / (2 * total) ('exp' smoothing): precisions 4/5, 2/4, 1/3, 1/(2*2)
-    assert M.sentence_bleu("a b c x b", "a b c d b") == pytest.approx(100 * (4 / 5 * 2 / 4 * 1 / 3 * 1 / 4) ** 0.25)
+def _random_tree(rng, depth=0) -> M.Node:
+    children = [] if depth >= 3 else [_random_tree(rng, depth + 1) for _ in range(rng.integers(0, 3))]
+    return M.Node(str(rng.choice(list("abc"))), children)
 
 
-def test_chrf():
-    assert M.chrf("hello world", "hello world") == pytest.approx(100.0)
-    assert M.chrf("", "hello") == 0.0
-    assert 0 < M.chrf("helo world", "hello world") < 100
-    # character unigrams only: hyp "ab", ref "abcd" -> P = 1, R = 1/2, F2 = 5 * 0.5 / (4 + 0.5)
-    assert M.chrf("ab", "abcd", order=1) == pytest.approx(100 * 5 * 0.5 / 4.5)
+def _zss(node: M.Node) -> zss.Node:
+    return zss.Node(node.label, [_zss(c) for c in node.children])
 
 
-def test_steds():
-    gold = [("heading", "Title"), ("text", "one"), ("heading", "Two"), ("text", "two")]
-    assert M.steds(gold, gold) == 1.0
-    # a lost heading: its paragraph moves under the first heading. An ordered-tree mapping must keep ancestry, so
-    # "two" cannot map across: delete "Two", delete "two", insert "two" under "Title" = 3, over max(5, 4) nodes
-    lost = [("heading", "Title"), ("text", "one"), ("text", "two")]
-    assert M.steds(lost, gold) == pytest.approx(1 - 3 / 5)
-    # a misspelt paragraph costs its normalised edit distance: 1 of 3 characters over 5 nodes
-    typo = [("heading", "Title"), ("text", "one"), ("heading", "Two"), ("text", "twx")]
-    assert M.steds(typo, gold) == pytest.approx(1 - (1 / 3) / 5)
+def test_tree_edit_distance_equals_zss_on_random_trees():
+    """Our NumPy Zhang-Shasha against the zss package, with 0/1 renames and with a fractional rename cost."""
+    rng = np.random.default_rng(3)
+    fractional = {("a", "b"): 0.25, ("b", "a"): 0.25, ("a", "c"): 0.5, ("c", "a"): 0.5, ("b", "c"): 0.75,
+                  ("c", "b"): 0.75}
+    for _ in range(40):
+        t1, t2 = _random_tree(rng), _random_tree(rng)
+        assert M.tree_edit_distance(t1, t2) == zss.simple_distance(_zss(t1), _zss(t2), label_dist=lambda a, b: a != b)
+        ours = M.tree_edit_distance(t1, t2, lambda x, y: fractional.get((x.label, y.label), 0.0))
+        theirs = zss.distance(_zss(t1), _zss(t2), zss.Node.get_children, lambda n: 1, lambda n: 1,
+                              lambda x, y: fractional.get((x.label, y.label), 0.0))
+        assert ours == pytest.approx(theirs)

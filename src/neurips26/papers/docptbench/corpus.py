@@ -130,7 +130,8 @@ def generated_pages(language: str, count: int, seed: int, cfg, workdir: Path) ->
 
 
 def r_manual_pages(count: int, seed: int, cfg, directory: Path | None = None) -> list[Page]:
-    """`count` pages drawn (by seed) from the R manuals' body pages with at least `min_words` words of text layer."""
+    """`count` distinct pages drawn (by seed) from the R manuals' body pages with `min_words` to `max_words` words of
+    text layer (a page drawn twice is skipped: each page is one unit of the claims' page bootstrap)."""
     rng = np.random.default_rng([seed, 2])
     manuals = [m for m in documents.r_manuals(directory) if m.stem in set(cfg.manuals)]
     if not manuals:
@@ -140,6 +141,8 @@ def r_manual_pages(count: int, seed: int, cfg, directory: Path | None = None) ->
         manual = manuals[int(rng.integers(len(manuals)))]
         n = documents.page_count(manual)
         number = int(rng.integers(5, n - 2))
+        if any(p.page_id == f"{manual.stem}-p{number}" for p in pages):
+            continue
         lines = documents.page_lines(manual, number)
         text = " ".join(line["text"] for line in lines)
         if len(text.split()) < int(cfg.min_words) or len(text.split()) > int(cfg.max_words):

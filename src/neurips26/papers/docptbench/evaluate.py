@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from neurips26.papers.docptbench import metrics
+from neurips26.papers.docptbench import metrics, translation_metrics
 from neurips26.papers.docptbench.corpus import GoldBlock, Page
 from neurips26.papers.docptbench.layout import Block
 
@@ -65,8 +65,10 @@ def translation_units(blocks) -> list[tuple[str, str]]:
 
 
 def score_translation(hyp: list[tuple[str, str]], ref: list[tuple[str, str]], structured: bool) -> dict:
-    """Document-level BLEU and chrF of the translated parse against the translated gold, and STEDS (generated pages)."""
-    h = " ".join(t for _, t in hyp)
-    r = " ".join(t for _, t in ref)
-    return {"bleu": metrics.sentence_bleu(h, r), "chrf": metrics.chrf(h, r),
-            "steds": metrics.steds(hyp, ref) if structured else np.nan}
+    """The page's BLEU, chrF, METEOR (None without WordNet) and STEDS (generated pages: the R manual pages have one gold
+    text block, no headings) as DocPTBench's evaluate.py scores a page's Markdown; all 0-100."""
+    h, r = translation_metrics.markdown(hyp), translation_metrics.markdown(ref)
+    meteor = translation_metrics.meteor(h, r)
+    return {"bleu": translation_metrics.bleu(h, r), "chrf": translation_metrics.chrf(h, r),
+            "meteor": np.nan if meteor is None else meteor,
+            "steds": translation_metrics.steds(h, r) if structured else np.nan}

@@ -31,24 +31,29 @@ def load_pages(kind: str, seed: int, cfg, manuals: Path | None = None) -> list[c
         return corpus.generated_pages(kind, count, seed, cfg.documents, Path(tmp))
 
 
-def _conditions(page: corpus.Page, severity, params: dict):
+def _conditions(page: corpus.Page, severity, params: dict, unwarped: bool = True):
+    """The photograph and, when `unwarped`, its detected-quad and oracle unwarps."""
     photo = camera.photograph(page.image, params)
-    flat, found = unwarp.unwarp(photo, page.image.shape)
-    error = unwarp.corner_error(photo, params)
     yield severity, "photographed", photo, params, True, np.nan
-    yield severity, "unwarped", flat, params, found, error
+    if not unwarped:
+        return
+    flat, found = unwarp.unwarp(photo, page.image.shape)
+    yield severity, "unwarped", flat, params, found, unwarp.corner_error(photo, params)
     yield severity, "oracle_unwarped", unwarp.oracle_unwarp(photo, params), params, True, 0.0
 
 
-def captures(page: corpus.Page, page_index: int, kind: str, seed: int, cfg):
+def captures(page: corpus.Page, page_index: int, kind: str, seed: int, cfg, unwarp_all: bool = False):
     """(severity, condition, image, params, quad_found, corner_error) of every condition of one page: the severity
-    levels, then (when configured) the geometric capture, labelled severity GEOMETRIC."""
+    levels (unwarped only at the levels of `unwarp_severities`, default all), then (when configured) the geometric
+    capture, labelled severity GEOMETRIC, always with its unwarps (the unwarping claim is judged there)."""
     yield 0, "original", page.image, {"severity": 0}, True, 0.0
     frame_scale = float(cfg.camera.frame_scale)
+    levels = cfg.severities if unwarp_all else cfg.get("unwarp_severities", cfg.severities)
+    unwarp_levels = {int(s) for s in levels}
     for severity in cfg.severities:
         rng = np.random.default_rng([seed, KINDS[kind], page_index, int(severity)])
         params = camera.draw_params(int(severity), page.image.shape, rng, frame_scale)
-        yield from _conditions(page, int(severity), params)
+        yield from _conditions(page, int(severity), params, int(severity) in unwarp_levels)
     geo = cfg.get("geometric")
     if geo is not None and geo.get("enabled", False):
         rng = np.random.default_rng([seed, KINDS[kind], page_index, 1000])
@@ -67,7 +72,7 @@ def run(kind: str, seed: int, cfg, manuals: Path | None = None) -> tuple[pd.Data
                 camera_log.append({"page_id": page.page_id, "severity": severity, "condition": condition,
                                    "params": params})
             for parser in tqdm(list(cfg.parsers), desc=f"{page.page_id} s{severity} {condition}", leave=False):
-                blocks = layout.layout(parsers.parse_segments(parser, image))
+                blocks = layout.layout(parsers.parse_segments(parser, image, page.language))
                 rows.append({"seed": seed, "kind": kind, "page_id": page.page_id, "language": page.language,
                              "source": page.source, "severity": severity, "condition": condition,
                              "parser": parser, "quad_found": bool(found), "corner_error": error,
@@ -81,7 +86,7 @@ def _add_translation(rows: list[dict], parsed_units: list, pages: list[corpus.Pa
     """Reference = MT(gold blocks); hypothesis = MT(parsed blocks); one apertium call for all texts of the job."""
     if not cfg.translation.enabled:
         for row in rows:
-            row.update({"bleu": np.nan, "chrf": np.nan, "steds": np.nan})
+            row.update({"bleu": np.nan, "chrf": np.nan, "meteor": np.nan, "steds": np.nan})
         return
     gold_units = {p.page_id: evaluate.translation_units(p.blocks) for p in pages}
     language = pages[0].language
@@ -98,7 +103,7 @@ def examples(seed: int, cfg) -> dict[str, np.ndarray]:
     """The first English page of `seed` under every condition at the highest severity (for the example figure)."""
     page = load_pages("en", seed, cfg)[0]
     out = {}
-    for severity, condition, image, _params, _found, _error in captures(page, 0, "en", seed, cfg):
+    for severity, condition, image, _params, _found, _error in captures(page, 0, "en", seed, cfg, unwarp_all=True):
         if severity in (0, max(cfg.severities)):
             out[condition] = image
     return out

@@ -1,13 +1,10 @@
-"""Parsing and translation metrics, as OmniDocBench v1_0 and DocPTBench's evaluate.py define them, written out here
-(no apted / zss / sacrebleu in the project): normalised edit distance, tree edit distance (Zhang-Shasha), TEDS,
-reading-order edit, document-level sentence BLEU (sacrebleu's defaults: 4-grams, exponential smoothing, 13a-like
-tokenisation), chrF (sacrebleu's chrF2: character 6-grams, beta 2) and STEDS."""
+"""Parsing metrics as OmniDocBench v1_0 defines them: normalised edit distance, tree edit distance (Zhang-Shasha, written
+out here with NumPy; its equality with the `zss` package on fixed trees is a unit test), TEDS and the reading-order
+edit. The translation metrics (BLEU, chrF, METEOR, STEDS) follow DocPTBench's evaluate.py in translation_metrics.py."""
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -123,89 +120,3 @@ def reading_order_edit(pred_order: list[int], n_gold: int) -> float:
     """OmniDocBench's reading-order edit: the gold block indices in the order the parser emitted the blocks it matched,
     against 0..n-1 (missed blocks count as deletions)."""
     return normalised_edit(pred_order, list(range(n_gold)))
-
-
-# Translation -------------------------------------------------------------------------------------------------------
-
-def tokenize_13a(text: str) -> list[str]:
-    """sacrebleu's 13a tokeniser, reduced to its punctuation splitting (text is already plain: no SGML entities)."""
-    text = f" {text} "
-    text = re.sub(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])", r" \1 ", text)
-    text = re.sub(r"([^0-9])([\.,])", r"\1 \2 ", text)
-    text = re.sub(r"([\.,])([^0-9])", r" \1 \2", text)
-    text = re.sub(r"([0-9])(-)", r"\1 \2 ", text)
-    return text.split()
-
-
-def _ngrams(tokens, n: int) -> Counter:
-    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
-
-
-def sentence_bleu(hyp: str, ref: str, max_n: int = 4) -> float:
-    """BLEU in 0-100 for one hypothesis and one reference, sacrebleu's sentence_bleu defaults ('exp' smoothing:
-    the k-th zero n-gram precision counts as 1 / 2^k)."""
-    h, r = tokenize_13a(hyp), tokenize_13a(ref)
-    if not h or not r:
-        return 0.0
-    log_precision, smooth = 0.0, 1.0
-    for n in range(1, max_n + 1):
-        hc, rc = _ngrams(h, n), _ngrams(r, n)
-        total = max(sum(hc.values()), 0)
-        match = sum(min(c, rc[g]) for g, c in hc.items())
-        if total == 0:
-            # sacrebleu's effective order: orders longer than the hypothesis are left out of the mean
-            return 0.0 if n == 1 else 100.0 * math.exp(log_precision / (n - 1)) * _brevity(len(h), len(r))
-        if match == 0:
-            smooth *= 2.0
-            log_precision += math.log(1.0 / (smooth * total))
-        else:
-            log_precision += math.log(match / total)
-    return 100.0 * math.exp(log_precision / max_n) * _brevity(len(h), len(r))
-
-
-def _brevity(h: int, r: int) -> float:
-    return 1.0 if h >= r else math.exp(1.0 - r / h)
-
-
-def chrf(hyp: str, ref: str, order: int = 6, beta: float = 2.0) -> float:
-    """chrF in 0-100 (Popovic 2015; sacrebleu's chrF2: whitespace removed, n = 1..6 averaged, then F-beta)."""
-    h, r = re.sub(r"\s+", "", hyp), re.sub(r"\s+", "", ref)
-    precisions, recalls = [], []
-    for n in range(1, order + 1):
-        hc, rc = _ngrams(h, n), _ngrams(r, n)
-        if not hc or not rc:
-            continue
-        match = sum(min(c, rc[g]) for g, c in hc.items())
-        precisions.append(match / sum(hc.values()))
-        recalls.append(match / sum(rc.values()))
-    if not precisions:
-        return 0.0
-    p, rec = float(np.mean(precisions)), float(np.mean(recalls))
-    if p + rec == 0:
-        return 0.0
-    return 100.0 * (1 + beta**2) * p * rec / (beta**2 * p + rec)
-
-
-def document_tree(blocks: list[tuple[str, str]]) -> Node:
-    """DocPTBench's STEDS tree: document -> heading -> its paragraphs (paragraphs before any heading hang from the
-    root). blocks = (kind, text) with kind 'heading' or anything else."""
-    root, current = Node("doc"), None
-    for kind, text in blocks:
-        node = Node(clean_text(text))
-        if kind == "heading":
-            root.children.append(node)
-            current = node
-        else:
-            (current or root).children.append(node)
-    return root
-
-
-def _text_rename(a: Node, b: Node) -> float:
-    return normalised_edit(a.label, b.label)
-
-
-def steds(pred_blocks: list[tuple[str, str]], gold_blocks: list[tuple[str, str]]) -> float:
-    """STEDS = 1 - TED / max(node counts) on the heading -> paragraph trees; a node's rename cost is the normalised
-    edit distance of its text (our choice: 0/1 string equality would score every OCR'd paragraph as wrong)."""
-    p, g = document_tree(pred_blocks), document_tree(gold_blocks)
-    return 1.0 - tree_edit_distance(p, g, _text_rename) / max(p.size(), g.size())

@@ -5,7 +5,9 @@ RapidOCR: text lines); one layout step (layout.py) turns segments into headings,
 from __future__ import annotations
 
 import shutil
+import subprocess
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -44,11 +46,35 @@ def binarise(image: np.ndarray) -> np.ndarray:
     return cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY, 31, 12)
 
 
-def tesseract_segments(image: np.ndarray, psm: int = 3) -> list[Segment]:
+# Tesseract's language model per page language, and the Debian package that ships it
+TESSERACT_LANG = {"en": ("eng", "tesseract-ocr-eng"), "es": ("spa", "tesseract-ocr-spa")}
+
+
+@cache
+def tesseract_languages(cmd: str) -> frozenset[str]:
+    out = subprocess.run([cmd, "--list-langs"], capture_output=True, text=True, check=False)
+    return frozenset(line.strip() for line in (out.stdout + out.stderr).splitlines()[1:] if line.strip())
+
+
+def tesseract_lang(language: str) -> str:
+    """The Tesseract model of a page language, or a clear error naming the Debian package when it is not installed."""
+    if language not in TESSERACT_LANG:
+        raise UserError(f"no Tesseract model is configured for page language {language!r}; known: "
+                        f"{', '.join(TESSERACT_LANG)}")
+    lang, package = TESSERACT_LANG[language]
+    if lang not in tesseract_languages(require_tool("tesseract", "tesseract-ocr")):
+        raise UserError(f"Tesseract has no {lang!r} language data (Debian package {package}): install it with "
+                        f"`apt-get install {package}` (config/debian-packages.txt lists it; .ci/run installs it)")
+    return lang
+
+
+def tesseract_segments(image: np.ndarray, language: str = "en", psm: int = 3) -> list[Segment]:
+    """Tesseract's words with boxes, read with the page language's model (eng, spa)."""
     import pytesseract
 
     pytesseract.pytesseract.tesseract_cmd = require_tool("tesseract", "tesseract-ocr")
-    data = pytesseract.image_to_data(image, lang="eng", config=f"--psm {psm}", output_type=pytesseract.Output.DICT)
+    data = pytesseract.image_to_data(image, lang=tesseract_lang(language), config=f"--psm {psm}",
+                                     output_type=pytesseract.Output.DICT)
     out = []
     for text, conf, x, y, w, h in zip(data["text"], data["conf"], data["left"], data["top"], data["width"],
                                       data["height"]):
@@ -77,15 +103,16 @@ def rapidocr_segments(image: np.ndarray) -> list[Segment]:
     return out
 
 
+# parser -> (image, page language) -> segments. RapidOCR's PP-OCRv4 recogniser has one Latin-script alphabet for both.
 PARSERS = {
-    "tesseract": lambda img: tesseract_segments(img),
-    "tesseract_bin": lambda img: tesseract_segments(binarise(img)),
-    "rapidocr": lambda img: rapidocr_segments(img),
-    "rapidocr_bin": lambda img: rapidocr_segments(binarise(img)),
+    "tesseract": lambda img, language: tesseract_segments(img, language),
+    "tesseract_bin": lambda img, language: tesseract_segments(binarise(img), language),
+    "rapidocr": lambda img, language: rapidocr_segments(img),
+    "rapidocr_bin": lambda img, language: rapidocr_segments(binarise(img)),
 }
 
 
-def parse_segments(parser: str, image: np.ndarray) -> list[Segment]:
+def parse_segments(parser: str, image: np.ndarray, language: str = "en") -> list[Segment]:
     if parser not in PARSERS:
         raise UserError(f"unknown parser {parser!r}; known: {', '.join(PARSERS)}")
-    return PARSERS[parser](image)
+    return PARSERS[parser](image, language)

@@ -24,7 +24,7 @@ KINDS = ("en", "es", "rman")   # experiments.KINDS (checked by a unit test)
 
 
 def _check(ctx: StageContext) -> None:
-    if ctx.cfg.data == "real":
+    if ctx.cfg.data == "real":  # issue #59 item 6
         raise UserError("docptbench: data: real is not wired yet: the DocPTBench release (Hugging Face "
                         "topdu/DocPTBench) has no fetch entry or loader yet (paper_scale in config/datasets.yaml); data: "
                         "embedded is supported")
@@ -59,10 +59,10 @@ def examples(ctx: StageContext) -> None:
 def claims(ctx: StageContext) -> None:
     import pandas as pd
 
-    if len(ctx.inputs) != 2:
-        raise UserError("claims needs --input parsing.csv translation.csv")
-    parsing, translation = (pd.read_csv(p, dtype={"severity": str}) for p in ctx.inputs)
-    write_claims_and_metrics(ctx, *paper_claims.build(parsing, translation, ctx.cfg))
+    if len(ctx.inputs) != 1:
+        raise UserError("claims needs --input pages.csv")
+    pages = pd.read_csv(ctx.inputs[0], dtype={"severity": str, "seed": int})
+    write_claims_and_metrics(ctx, *paper_claims.build(pages, ctx.cfg))
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
@@ -70,6 +70,7 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "examples": examples,
     "table_parsing": table_stage(deferred(tables, "parsing")),
     "table_translation": table_stage(deferred(tables, "translation")),
+    "table_pages": table_stage(deferred(tables, "pages")),
     "figure_edit_by_condition": figure_stage(deferred(figures, "edit_by_condition")),
     "figure_severity_curve": figure_stage(deferred(figures, "severity_curve")),
     "figure_degradation_examples": npz_figure_stage(deferred(figures, "degradation_examples")),

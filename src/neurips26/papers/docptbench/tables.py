@@ -3,7 +3,7 @@ condition and severity ('all' pools the severities), with the relative drop of a
 condition (accuracy = 1 - overall edit for parsing; the score itself for translation). The geometric capture
 (severity 'geo', config `geometric`) gets its own rows and is not pooled into 'all' (which keeps the severity levels).
 Column `seed`: 'all' for the rows pooled over seeds (what the figures draw), then the same rows computed on each seed's
-runs alone (what the claims test: one value per seed, claims contract v2).
+runs alone. The claims test pages (`pages`: one row per page, parser, condition and severity) with a page bootstrap.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pandas as pd
 GEOMETRIC = "geo"
 CONDITIONS = ["original", "photographed", "unwarped", "oracle_unwarped"]
 PARSING = ["overall_edit", "text_edit", "table_edit", "teds", "order_edit"]
-TRANSLATION = ["bleu", "chrf", "steds"]
+TRANSLATION = ["bleu", "chrf", "meteor", "steds"]
+PAGE_KEYS = ["seed", "kind", "page_id", "language", "parser", "condition", "severity"]
 
 
 def _by_condition(runs: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -43,6 +44,13 @@ def _per_seed(build, runs: pd.DataFrame) -> pd.DataFrame:
     parts = [build(runs).assign(seed="all")]
     parts += [build(group).assign(seed=str(int(seed))) for seed, group in runs.groupby("seed", sort=True)]
     return pd.concat(parts, ignore_index=True)
+
+
+def pages(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per page x parser x condition x severity with every score: the units the claims' page bootstrap
+    resamples (every page is read under every condition, so conditions pair page by page)."""
+    columns = [c for c in PAGE_KEYS + PARSING + TRANSLATION if c in runs.columns]
+    return runs[columns].assign(severity=lambda f: f.severity.astype(str)).reset_index(drop=True)
 
 
 def parsing(runs: pd.DataFrame) -> pd.DataFrame:
