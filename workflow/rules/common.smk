@@ -14,6 +14,7 @@ from neurips26.common.config import coerce_command_line, config_check_inputs, sc
 from neurips26.common.errors import UserError
 from neurips26.common.parse_memo import MEMO_DIR, SourceFacts, check_once
 from neurips26.common.registry import load_papers, selected_papers
+from neurips26.robustness.seed_sets import seed_sets, set_name
 
 # Jobs call `python`: put the interpreter that runs Snakemake first on PATH, so that an un-activated
 # .venv/bin/snakemake (or a cluster job, which re-reads this file) still runs the project's own environment.
@@ -139,3 +140,20 @@ def figure_steps(paper_id, table_by_figure):
 def claims_step(paper_id, inputs):
     """The last summary step: claims.json and metrics.json from the given tables."""
     return ("claims", list(inputs), [f"results/{paper_id}/claims.json", f"results/{paper_id}/metrics.json"])
+
+
+# The robustness seed sets (workflow/rules/robustness.smk, docs/robustness.md): refused when one meets a configured seed.
+try:
+    ROBUSTNESS_SPEC = config.get("robustness", {"sets": 3, "size": 3, "first_seed": 100})
+    ROBUSTNESS_SETS = [set_name(block) for block in seed_sets(ROBUSTNESS_SPEC, SEEDS)]
+except UserError as error:
+    raise WorkflowError(str(error)) from None
+
+
+def robustness_threads():
+    """A set job's share of --cores (the sets run side by side); 4 where no total is given (a cluster run, --unlock):
+    override with --set-threads robustness_set=N."""
+    try:
+        return max(1, workflow.cores // max(1, len(ROBUSTNESS_SETS)))
+    except WorkflowError:
+        return 4

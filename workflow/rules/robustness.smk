@@ -1,21 +1,6 @@
 # results/robustness: every selected paper's claims rerun on the seed sets of config key `robustness` (disjoint from the
 # configured seeds), one job per (paper, seed set), so that --cores N and the cluster profile run the sets side by side.
 # Not part of results/all (it costs K more runs per paper):  snakemake --cores 8 results/robustness  (docs/robustness.md)
-from neurips26.robustness.seed_sets import seed_sets, set_name
-
-try:
-    ROBUSTNESS_SETS = [set_name(block) for block in seed_sets(config.get("robustness", {"sets": 3, "size": 3, "first_seed": 100}), SEEDS)]
-except UserError as error:
-    raise WorkflowError(str(error)) from None
-
-
-def robustness_threads():
-    """A set job's share of --cores (the sets run side by side); 4 where no total is given (a cluster run, --unlock):
-    override with --set-threads robustness_set=N."""
-    try:
-        return max(1, workflow.cores // max(1, len(ROBUSTNESS_SETS)))
-    except WorkflowError:
-        return 4
 
 
 # One paper on one seed set: a Snakemake run of its own in a work folder that shares config/, src/, workflow/ and data/
