@@ -176,7 +176,7 @@ def test_a_long_scale_that_runs_defaults_design_decides_nothing_more(tmp_path, r
                                                                                       PAPER)]
     undesigned = OmegaConf.create({"scale_name": "long", "data": "embedded", "seeds": [0, 1, 2], "long_design": False})
     at_long, at_default = claims_document("mec_mmd", undesigned, claims, PROVENANCE)["claims"]
-    assert at_long["verdict"] == "inconclusive" and "long_design: false" in at_long["why_inconclusive"]
+    assert at_long["verdict"] == "inconclusive" and "scale=long with default's design" in at_long["why_inconclusive"]
     assert at_default["verdict"] == "holds"
     designed = claims_document("mec_mmd", _cfg("long"), claims, PROVENANCE)["claims"]
     assert [c["verdict"] for c in designed] == ["holds", "holds"]

@@ -245,17 +245,20 @@ class Control:
 
 
 def decide(tests: list, controls: list[Control], scale: str, data: str, decided_at: str, decided_data: str | None,
-           why_not_tested: str | None) -> tuple[str, str, str | None]:
-    """The one verdict function: (verdict, outcome of the tests alone, why inconclusive or None)."""
+           why_not_tested: str | None, design: str | None = None) -> tuple[str, str, str | None]:
+    """The one verdict function: (verdict, outcome of the tests alone, why inconclusive or None). `design`: the scale
+    whose budgets the run used when it differs from `scale` (a paper's long scale that still runs default's design);
+    the scale gate reads it."""
     results = [t.outcome() for t in tests]
     outcomes = [r for r, _ in results]
     outcome = "fails" if "fails" in outcomes else "holds" if outcomes and all(o == "holds" for o in outcomes) \
         else "inconclusive"
     if why_not_tested:
         return "inconclusive", outcome, why_not_tested
-    if SCALES.index(scale) < SCALES.index(decided_at):
+    if SCALES.index(design or scale) < SCALES.index(decided_at):
+        ran = f"scale={scale}" + (f" with {design}'s design" if design and design != scale else "")
         return "inconclusive", outcome, f"decided at scale={decided_at}" + (
-            f" data={decided_data}" if decided_data else "") + f"; this run is scale={scale}"
+            f" data={decided_data}" if decided_data else "") + f"; this run is {ran}"
     if decided_data and data != decided_data:
         return "inconclusive", outcome, f"decided on data={decided_data}; this run is data={data}"
     for control in controls:
@@ -312,9 +315,9 @@ class Claim:
                 table.setdefault(seed, {})[name] = value
         return dict(sorted(table.items(), key=lambda kv: int(kv[0])))
 
-    def to_json(self, scale: str, data: str) -> dict:
+    def to_json(self, scale: str, data: str, design: str | None = None) -> dict:
         verdict, outcome, why = decide(self.tests, self.controls, scale, data, self.decided_at, self.decided_data,
-                                       self.why_not_tested)
+                                       self.why_not_tested, design)
         measured = {k: plain_number(v) for k, v in self.measured.items()}
         for test in self.tests:
             measured[_slug(test.name)] = test.statistic()["estimate"]
@@ -372,12 +375,8 @@ def claims_document(paper_id: str, cfg, claims: list[Claim], provenance: dict) -
     scale, data = cfg.scale_name, cfg.data
     # A paper whose long design is not built yet runs default's design at scale=long (long_design: false in its
     # scale/long.yaml): it decides what default decides, and a claim decided at long stays inconclusive.
-    undesigned = scale == "long" and not cfg.get("long_design", True)
-    entries = [c.to_json("default" if undesigned else scale, data) for c in claims]
-    for entry in entries:
-        if undesigned and entry.get("why_inconclusive", "").startswith("decided at scale=long"):
-            entry["why_inconclusive"] = (f"decided at scale=long, but this paper's long scale runs default's design "
-                                         f"(long_design: false in config/{paper_id}/scale/long.yaml)")
+    design = "default" if scale == "long" and not cfg.get("long_design", True) else None
+    entries = [c.to_json(scale, data, design) for c in claims]
     return {"paper_id": paper_id, "title": get_paper(paper_id).title, "contract": 2, "scale": scale, "data": data,
             "seeds": [int(s) for s in cfg.seeds], "provenance": provenance, "claims": entries}
 

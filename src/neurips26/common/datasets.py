@@ -85,9 +85,9 @@ def source_url(dataset: Dataset, f: RealFile) -> str:
     """The file's public URL, or <mirror>/<dataset id>/<file name> when NEURIPS26_DATA_MIRROR is set (a site mirror, a
     login-node server for compute nodes without internet, or a local server in tests). Checksums are verified either way.
     A hub file is the hub's (its mirror is huggingface_hub's HF_ENDPOINT)."""
-    mirror = os.environ.get(MIRROR_VARIABLE, "").rstrip("/")
     if f.hf:
         return f.registered_url
+    mirror = os.environ.get(MIRROR_VARIABLE, "").rstrip("/")
     return f"{mirror}/{dataset.id}/{f.name}" if mirror else f.url
 
 
