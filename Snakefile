@@ -39,5 +39,5 @@ rule all:
     default_target: True
 
 
-# Parse-time facts learnt in this parse are kept for the next one (common/parse_memo.py).
+# Parse-time facts learnt in this parse are kept for the next one (common/pipeline/parse_memo.py).
 SOURCE_FACTS.save()

@@ -24,8 +24,8 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from neurips26.common.registry import load_papers  # noqa: E402
-from neurips26.common.run_provenance import git_state  # noqa: E402
+from neurips26.common.pipeline.registry import load_papers  # noqa: E402
+from neurips26.common.pipeline.run_provenance import git_state  # noqa: E402
 from tests.conftest import copy_repository, env_for  # noqa: E402
 
 TABLE = ROOT / "benchmarks" / "results" / "scales.csv"

@@ -3,7 +3,7 @@ against workflow/schemas/claims.schema.json and matches the paper's registered c
 
 from types import SimpleNamespace
 
-from neurips26.common.claims import check_registered, claims_document, validate_claims
+from neurips26.common.pipeline.claims import check_registered, claims_document, validate_claims
 
 PROVENANCE = {"commit": None, "dirty": None, "python": "3", "packages": {}, "scale": "default", "data": "embedded",
               "seeds": [0, 1, 2], "config_sha256": None, "inputs": {}}

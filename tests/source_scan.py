@@ -3,7 +3,7 @@ benchmarks/ and the Snakemake files, so papers added later are covered without b
 
 Rules (a violation names file:line and the rule):
 - pickle and its relatives (dill, cloudpickle, joblib, shelve, marshal, pandas' read_pickle) are never imported or
-  called, except `pickle` in common/cifar.py, whose restricted unpickler is the one way to read a pickle;
+  called, except `pickle` in common/data/cifar.py, whose restricted unpickler is the one way to read a pickle;
 - torch.load only as a call with the literal `weights_only=True` (no **kwargs); numpy.load only with the literal
   `allow_pickle=False`; yaml only through safe_load / safe_load_all / load(..., Loader=SafeLoader or CSafeLoader);
   referring to these functions without calling them (an alias, functools.partial) counts as a violation;
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PICKLE_MODULES = {"pickle", "_pickle", "cPickle", "dill", "cloudpickle", "joblib", "shelve", "marshal", "pickletools"}
-PICKLE_ALLOWED_IN = {"src/neurips26/common/cifar.py"}  # the restricted unpickler
+PICKLE_ALLOWED_IN = {"src/neurips26/common/data/cifar.py"}  # the restricted unpickler
 WATCHED = {"torch", "numpy", "yaml", "pandas", "pickle", "transformers"}
 SAFE_YAML_LOADERS = {"SafeLoader", "CSafeLoader"}
 FORBIDDEN = {
@@ -35,11 +35,11 @@ FORBIDDEN = {
     "yaml.FullLoader": "yaml.FullLoader: use yaml.SafeLoader",
     "pandas.read_pickle": "pandas.read_pickle unpickles: store tables as CSV",
     "numpy.loads": "numpy.loads unpickles",
-    "pickle.load": "pickle.load runs any callable the file names: use common/cifar.py's restricted unpickler",
-    "pickle.loads": "pickle.loads runs any callable the data names: use common/cifar.py's restricted unpickler",
-    "pickle._load": "pickle._load: use common/cifar.py's restricted unpickler",
-    "pickle._loads": "pickle._loads: use common/cifar.py's restricted unpickler",
-    "pickle._Unpickler": "pickle._Unpickler: use common/cifar.py's restricted unpickler",
+    "pickle.load": "pickle.load runs any callable the file names: use common/data/cifar.py's restricted unpickler",
+    "pickle.loads": "pickle.loads runs any callable the data names: use common/data/cifar.py's restricted unpickler",
+    "pickle._load": "pickle._load: use common/data/cifar.py's restricted unpickler",
+    "pickle._loads": "pickle._loads: use common/data/cifar.py's restricted unpickler",
+    "pickle._Unpickler": "pickle._Unpickler: use common/data/cifar.py's restricted unpickler",
     "torch.hub": "torch.hub downloads and runs code",
 }
 # callee -> (keyword, required literal value)
@@ -169,7 +169,7 @@ def scan_source(source: str, rel: str, report: Report) -> None:
             top = module.split(".")[0]
             if top in PICKLE_MODULES and not (top == "pickle" and rel in PICKLE_ALLOWED_IN):
                 flag(node, f"imports {module}: unpickling runs code; read data through a safe format "
-                           "(CSV, npz with allow_pickle=False, safetensors) or common/cifar.py's restricted unpickler")
+                           "(CSV, npz with allow_pickle=False, safetensors) or common/data/cifar.py's restricted unpickler")
             elif top == "pickle":
                 report.seen("pickle import in the restricted unpickler")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__" or (

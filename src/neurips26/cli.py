@@ -24,7 +24,7 @@ import re
 import sys
 from pathlib import Path
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.project_commands import PROJECT_COMMANDS
 
 # A Hydra override: key=value, +key=value, ~key (keys are dotted identifiers; paths never match because of their '/').
@@ -66,7 +66,7 @@ def split_steps(argv: list[str]) -> list[list[str]]:
 
 
 def run_paper_stage(paper_id: str, argv: list[str]) -> None:
-    from neurips26.common.registry import get_paper
+    from neurips26.common.pipeline.registry import get_paper
 
     paper = get_paper(paper_id)
     if not paper.implemented:
@@ -89,9 +89,9 @@ def _paper_parser_args(argv: list[str]) -> argparse.Namespace:
 
 
 def run_one_stage(paper_id: str, stages: dict, args: argparse.Namespace) -> None:
-    from neurips26.common import config as configuration
-    from neurips26.common.seeding import set_threads
-    from neurips26.common.stage import StageContext
+    from neurips26.common.pipeline import config as configuration
+    from neurips26.common.pipeline.seeding import set_threads
+    from neurips26.common.pipeline.stage import StageContext
 
     set_threads(args.threads)
     if args.config:
@@ -99,7 +99,7 @@ def run_one_stage(paper_id: str, stages: dict, args: argparse.Namespace) -> None
     else:
         cfg = configuration.compose(paper_id, args.overrides)
     if args.stage == "config":
-        from neurips26.common.artifacts import write_text
+        from neurips26.common.pipeline.artifacts import write_text
 
         if len(args.outputs) != 1:
             raise UserError("the config stage writes one file: give --output PATH")
@@ -115,8 +115,8 @@ def run_project_command(command: str, argv: list[str]) -> None:
 
         report_main(argv)
     elif command == "data":
-        from neurips26.common.datasets import get_dataset, prepare
-        from neurips26.common.registry import repo_root
+        from neurips26.common.data.datasets import get_dataset, prepare
+        from neurips26.common.pipeline.registry import repo_root
 
         parser = argparse.ArgumentParser(prog="python -m neurips26 data")
         parser.add_argument("dataset")
@@ -148,7 +148,7 @@ def run_project_command(command: str, argv: list[str]) -> None:
     elif command == "robustness":
         run_robustness(argv)
     elif command == "papers":
-        from neurips26.common.registry import papers_markdown
+        from neurips26.common.pipeline.registry import papers_markdown
 
         print(papers_markdown(), end="")
 
@@ -169,8 +169,8 @@ def run_robustness(argv: list[str]) -> None:
 def lock_data(argv: list[str]) -> None:
     """Re-pin deliberately: download each named dataset's real files that config/datasets.yaml gives no sha256 for, and
     replace their pins in data/sources.lock (git diff shows what changed)."""
-    from neurips26.common.datasets import fetch_real, get_dataset
-    from neurips26.common.registry import repo_root
+    from neurips26.common.data.datasets import fetch_real, get_dataset
+    from neurips26.common.pipeline.registry import repo_root
 
     parser = argparse.ArgumentParser(prog="python -m neurips26 lock-data")
     parser.add_argument("datasets", nargs="+", metavar="dataset")

@@ -14,8 +14,8 @@ import re
 import shutil
 from pathlib import Path
 
-from neurips26.common.artifacts import write_text
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.artifacts import write_text
+from neurips26.common.pipeline.errors import UserError
 
 LIBRARIES = ("vega", "vega-lite", "vega-embed")
 CDN_SCRIPT = re.compile(r'<script src="https://cdn\.jsdelivr\.net/npm/(vega|vega-lite|vega-embed)@[^"]*"></script>')

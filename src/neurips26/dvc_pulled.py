@@ -26,8 +26,8 @@ from pathlib import Path
 
 import yaml
 
-from neurips26.common.errors import UserError
-from neurips26.common.registry import repo_root
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import repo_root
 
 
 def dvc_status(root: Path) -> dict:

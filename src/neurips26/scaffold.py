@@ -20,10 +20,10 @@ from string import Template
 
 import yaml
 
-from neurips26.common.artifacts import write_text
-from neurips26.common.errors import UserError
-from neurips26.common.marked_block import with_block
-from neurips26.common.registry import Paper, papers_markdown, repo_root
+from neurips26.common.pipeline.artifacts import write_text
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.marked_block import with_block
+from neurips26.common.pipeline.registry import Paper, papers_markdown, repo_root
 from neurips26.project_commands import PROJECT_COMMANDS
 
 # The id rule of workflow/schemas/config.schema.json (and claims.schema.json): it names the rule file, the package, the

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from neurips26.common.fetch import sha256_of
+from neurips26.common.pipeline.digests import sha256_of
 from tests.conftest import ROOT, copy_repository, env_for
 from tests.local_slurm import SECOND_PARTITION, LocalSlurm, missing_requirements
 from tests.rule_directives import local_rules

@@ -2,7 +2,7 @@ import pandas as pd
 import pytest
 
 from neurips26.cli import split_overrides
-from neurips26.common.artifacts import atomic_path, write_csv
+from neurips26.common.pipeline.artifacts import atomic_path, write_csv
 
 
 def test_a_failed_write_leaves_neither_the_file_nor_a_temporary(tmp_path):
@@ -32,7 +32,7 @@ def test_a_torch_artifact_is_byte_identical_when_saved_again(tmp_path):
     weights then gave a different file on every rerun."""
     import torch
 
-    from neurips26.common.artifacts import write_torch
+    from neurips26.common.pipeline.artifacts import write_torch
 
     state = {"w": torch.arange(6.0).reshape(2, 3), "b": torch.ones(2)}
     write_torch(tmp_path / "a" / "model.pt", state)
@@ -46,7 +46,7 @@ def test_gzipped_json_lines_are_byte_identical_and_carry_no_file_name(tmp_path):
     import gzip
     import json
 
-    from neurips26.common.artifacts import write_jsonl_gz
+    from neurips26.common.pipeline.artifacts import write_jsonl_gz
 
     records = [{"step": i, "action": "read"} for i in range(3)]
     write_jsonl_gz(tmp_path / "a.jsonl.gz", records)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.causal_compile import conversions as cv
 from neurips26.papers.causal_compile import corpus, experiments, paper_claims, tables
 from neurips26.papers.causal_compile.injection import disjoint, meets_rule

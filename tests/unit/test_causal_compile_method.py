@@ -6,7 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.causal_compile import conversions as cv
 from neurips26.papers.causal_compile import corpus, experiments, method, real_text
 from neurips26.papers.causal_compile.extractor import Vocabulary, extract_abstract

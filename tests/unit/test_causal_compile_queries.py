@@ -6,7 +6,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.causal_compile import queries as Q
 from neurips26.papers.causal_compile.cohort import adjusted_effect
 from neurips26.papers.causal_compile.scm import SCM

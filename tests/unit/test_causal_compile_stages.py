@@ -133,7 +133,7 @@ def _main_table(compiled=None, naive=None) -> pd.DataFrame:
 def _build(main_table, scale="default", heldout=None):
     from omegaconf import OmegaConf
 
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.config import compose
     from neurips26.papers.causal_compile import paper_claims
 
     cfg = compose("causal_compile", ["scale=tiny"])

@@ -4,8 +4,8 @@ import math
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, decide, evaluate, paired, write_claims
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, decide, evaluate, paired, write_claims
+from neurips26.common.pipeline.errors import UserError
 
 
 def test_criteria_are_evaluated_from_measured_values():
@@ -36,7 +36,7 @@ PROVENANCE = {"commit": None, "dirty": None, "python": "3.11", "packages": {}, "
 
 
 def _registered(monkeypatch, claims, sanity=()):
-    import neurips26.common.claims as module
+    import neurips26.common.pipeline.claims as module
 
     monkeypatch.setattr(module, "registered_claims",
                         lambda _: {"claims": [{"id": c, "abstract": "s"} for c in claims], "sanity": list(sanity)})
@@ -138,7 +138,7 @@ def test_a_claim_missing_from_the_registry_or_an_unregistered_entry_is_refused(t
 
 
 def test_every_implemented_paper_registers_its_abstract_claims(repo_root):
-    from neurips26.common.registry import load_papers, registered_claims
+    from neurips26.common.pipeline.registry import load_papers, registered_claims
 
     for paper in [p for p in load_papers(repo_root) if p.implemented]:
         registered = registered_claims(paper.id, repo_root)
@@ -150,7 +150,7 @@ def test_every_implemented_paper_registers_its_abstract_claims(repo_root):
 def test_seed_interval_against_a_hand_computation_and_scipy():
     from scipy import stats
 
-    from neurips26.common.claims import seed_interval
+    from neurips26.common.pipeline.claims import seed_interval
 
     mean, lo, hi = seed_interval([0.1, 0.2, 0.4])
     # by hand: mean 0.7 / 3, sd sqrt(0.07 / 3) = 0.152753, se 0.0881917, t_{0.975, 2} = 4.302653, half 0.379458
@@ -168,7 +168,7 @@ def test_seed_interval_against_a_hand_computation_and_scipy():
 def test_a_long_scale_that_runs_defaults_design_decides_nothing_more(tmp_path, repo_root, monkeypatch):
     """scale=long with long_design: false (the paper's long budgets are not built) must not judge a claim decided at
     long; with a long design it does, and a claim decided at default is judged either way."""
-    from neurips26.common.claims import claims_document
+    from neurips26.common.pipeline.claims import claims_document
 
     monkeypatch.chdir(repo_root)
     win = SeedTest("gap", {0: 0.10, 1: 0.12, 2: 0.11}, ">", 0.0)

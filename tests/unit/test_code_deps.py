@@ -1,4 +1,4 @@
-"""common/code_deps.py: a rule's code inputs are the modules it names plus everything they import inside the package.
+"""common/pipeline/code_deps: a rule's code inputs are the modules it names plus everything they import inside the package.
 
 Two independent references: Python's own parser (every import statement of every module of the package, which the
 line scan must not miss), and Python's import system (what importing a module in a fresh interpreter really loads)."""
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from neurips26.common.code_deps import code_closure, imported_names, module_files, module_name
-from neurips26.common.registry import repo_root
+from neurips26.common.pipeline.code_deps import code_closure, imported_names, module_files, module_name
+from neurips26.common.pipeline.registry import repo_root
 
 ROOT = repo_root()
 SRC = ROOT / "src"
@@ -74,7 +74,7 @@ def test_the_module_index_covers_the_package():
 
 # Light modules (no torch), from several papers and common/: each imported alone in a fresh interpreter.
 RUNTIME_CASES = ["neurips26.papers.wd_eos.figures", "neurips26.papers.docscope.stages", "neurips26.papers.plant.stages",
-                 "neurips26.common.claims", "neurips26.cli"]
+                 "neurips26.common.pipeline.claims", "neurips26.cli"]
 
 
 @pytest.mark.parametrize("module", RUNTIME_CASES)

@@ -1,4 +1,4 @@
-"""common/code_stamp.py: one file stands for a rule's source files. Its text is checked against coreutils `sha256sum`
+"""common/pipeline/code_stamp: one file stands for a rule's source files. Its text is checked against coreutils `sha256sum`
 (an independent implementation), and its rewrite rule against what Snakemake needs: a new text and a new-enough mtime
 when a file's content changes, nothing when a file is only touched."""
 
@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from neurips26.common.code_stamp import code_stamp
+from neurips26.common.pipeline.code_stamp import code_stamp
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.config import compose, load_run_config, scale_config, validate_run_config
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.config import compose, load_run_config, scale_config, validate_run_config
+from neurips26.common.pipeline.errors import UserError
 
 GOOD = {"scale": "default", "data": "embedded", "seeds": [0, 1, 2], "papers": [], "device": "auto"}
 
@@ -48,7 +48,7 @@ def test_the_parse_time_yaml_dialect_is_omegaconfs(tmp_path):
     resolvers as omegaconf's own loader, and the same values on the cases where the dialect differs from PyYAML's."""
     from omegaconf._utils import get_yaml_loader
 
-    from neurips26.common.config import _FastYamlLoader, _load_yaml
+    from neurips26.common.pipeline.config import _FastYamlLoader, _load_yaml
 
     def resolvers(loader):
         return {key: [(tag, rx.pattern, rx.flags) for tag, rx in value]

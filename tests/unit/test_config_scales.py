@@ -10,11 +10,11 @@ import pytest
 import yaml
 from omegaconf import OmegaConf
 
-from neurips26.common.config import _load_yaml, compose, scale_config
-from neurips26.common.registry import get_paper, load_papers
+from neurips26.common.pipeline.config import _load_yaml, compose, scale_config
+from neurips26.common.pipeline.registry import get_paper, load_papers
 
 SCALES = ("tiny", "default", "long", "paper")
-# the one key only a long scale file sets: false while the paper's long design is not built (common/claims.py)
+# the one key only a long scale file sets: false while the paper's long design is not built (common/pipeline/claims.py)
 LONG_ONLY = {"long_design"}
 PAPERS = [p.id for p in load_papers()]
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.cytometry_encoder.fcs import read_fcs, write_fcs
 from neurips26.papers.cytometry_encoder.ingest import ingest
 from neurips26.papers.cytometry_encoder.manifest import write_manifest
@@ -130,7 +130,7 @@ def test_a_checksum_mismatch_and_an_empty_manifest_are_clear_errors(tmp_path):
 
 def test_real_path_fetches_verifies_and_ingests(tmp_path):
     """The data: real path end to end without a network: file:// URLs, sha256 checked, then the same ingest."""
-    from neurips26.common.fetch import sha256_of
+    from neurips26.common.pipeline.digests import sha256_of
     from neurips26.papers.cytometry_encoder.manifest import fetch_studies
 
     source = tmp_path / "remote"

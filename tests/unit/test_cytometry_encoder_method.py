@@ -7,7 +7,7 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.cytometry_encoder import paper_claims, probe, tables
 from neurips26.papers.cytometry_encoder.corpus import read_h5ad
 from neurips26.papers.cytometry_encoder.ingest import _object_strings, to_anndata
@@ -336,7 +336,7 @@ import sys
 import numpy as np, torch
 from omegaconf import OmegaConf
 from neurips26.papers.cytometry_encoder import pretrain
-from neurips26.common.allocator import keep_freed_memory
+from neurips26.common.models.allocator import keep_freed_memory
 from neurips26.papers.cytometry_encoder.corpus import Sample
 torch.set_num_threads(1)
 if sys.argv[1] == "tuned":
@@ -371,7 +371,7 @@ def test_keeping_freed_memory_changes_no_result():
     out = {kind: subprocess.run([sys.executable, "-c", _ALLOCATOR_SCRIPT, kind], capture_output=True, text=True,
                                 check=True).stdout for kind in ("plain", "tuned")}
     assert len(out["plain"]) > 1000 and out["plain"] == out["tuned"]
-    from neurips26.common.allocator import keep_freed_memory
+    from neurips26.common.models.allocator import keep_freed_memory
 
     if sys.platform.startswith("linux") and ctypes.util.find_library("c") == "libc.so.6":
         assert keep_freed_memory()
@@ -379,7 +379,7 @@ def test_keeping_freed_memory_changes_no_result():
 
 def test_training_stages_keep_freed_memory(monkeypatch, tmp_path):
     """Every stage that trains or embeds (they share _over_seeds) applies the allocator settings before loading."""
-    from neurips26.common import allocator
+    from neurips26.common.models import allocator
     from neurips26.papers.cytometry_encoder import experiments, stages
 
     calls = []
@@ -518,7 +518,7 @@ def test_per_seed_tables_average_to_the_tables():
 def test_specialist_budget_is_read_from_config_and_tiny_keeps_the_generalists():
     """specialist.steps sets the specialists' budget (sixth change); null falls back to pretrain.steps; the default
     scale sets its own; the tiny scale keeps the generalist's 5 steps and one specialists job (as cheap as before)."""
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.config import compose
     from neurips26.papers.cytometry_encoder.experiments import specialist_cfg, specialist_steps
 
     cfg = OmegaConf.create({"pretrain": {"steps": 900}, "specialist": {"steps": None}})

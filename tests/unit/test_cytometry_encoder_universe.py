@@ -170,7 +170,7 @@ def test_marker_vectors_hashed_artifact_covers_every_marker(tmp_path):
                                rtol=1e-5)
     import pytest
 
-    from neurips26.common.errors import UserError
+    from neurips26.common.pipeline.errors import UserError
     with pytest.raises(UserError, match="no 'minilm'"):
         marker_vectors.load(tmp_path / "v.npz", "minilm")
     with pytest.raises(UserError, match="CD99"):

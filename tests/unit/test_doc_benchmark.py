@@ -1,13 +1,13 @@
-"""common/doc_benchmark.py: gold evidence is where the records say, answers follow from the evidence, controls hold."""
+"""common/docbench/doc_benchmark.py: gold evidence is where records say, answers follow from the evidence, controls hold."""
 
 import json
 import re
 
 import pytest
 
-from neurips26.common import doc_benchmark as B
-from neurips26.common import documents as D
-from neurips26.common.errors import UserError
+from neurips26.common.docbench import doc_benchmark as B
+from neurips26.common.docbench import documents as D
+from neurips26.common.pipeline.errors import UserError
 
 
 @pytest.fixture(scope="module")

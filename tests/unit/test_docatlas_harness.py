@@ -4,7 +4,7 @@ the reader ignores distractors, the PDF text layer gives the blocks back, and th
 import numpy as np
 import pytest
 
-from neurips26.common import doc_benchmark as B
+from neurips26.common.docbench import doc_benchmark as B
 from neurips26.papers.docatlas import agents, harness, retrieval, slots, world
 
 SPEC = B.Spec(n_docs=1, pages_min=20, pages_max=20, questions_per_doc=20, unanswerable_fraction=0.2,

@@ -6,8 +6,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from neurips26.common import doc_benchmark as B
-from neurips26.common.errors import UserError
+from neurips26.common.docbench import doc_benchmark as B
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docatlas import agents, harness, retrieval, world
 from neurips26.papers.docatlas.llm_agent import LLMAgent, parse_action
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.docatlas import manuals, slots
 from neurips26.papers.docatlas.agents import N_FEATURES
 from neurips26.papers.docatlas.policy import MLPPolicy
@@ -77,7 +77,7 @@ def test_real_data_is_refused_without_output(tmp_path):
 
 @pytest.mark.slow
 def test_a_seed_gives_the_same_episodes_twice():
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.config import compose
     from neurips26.papers.docatlas import experiments
 
     cfg = compose("docatlas", ["scale=tiny", "manuals.enabled=false", "corpus.pdf=false", "corpus.questions_per_doc=8"])

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docptbench import camera, layout, parsers, translate, unwarp
 from neurips26.papers.docptbench.parsers import Segment
 

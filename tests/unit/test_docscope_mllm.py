@@ -8,8 +8,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common import documents as D
-from neurips26.common.errors import UserError
+from neurips26.common.docbench import documents as D
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docscope import mllm
 from neurips26.papers.docscope.trajectory import TrajectoryError
 

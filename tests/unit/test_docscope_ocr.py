@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from neurips26.common import documents as D
+from neurips26.common.docbench import documents as D
 from neurips26.papers.docscope import ocr as O
 from neurips26.papers.docscope import reader as R
 from neurips26.papers.docscope import scorers as S

@@ -4,7 +4,7 @@ chain metric, Cohen's kappa against a hand computation, and the reader on a gene
 import numpy as np
 import pytest
 
-from neurips26.common import documents as D
+from neurips26.common.docbench import documents as D
 from neurips26.papers.docscope import reader as R
 from neurips26.papers.docscope import scorers as S
 from neurips26.papers.docscope.index import build_page

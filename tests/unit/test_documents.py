@@ -1,10 +1,10 @@
-"""common/documents.py: recorded element boxes match the PDF as rendered and as read back; readers give clear errors."""
+"""common/docbench/documents.py: element boxes match the PDF as rendered and read back; readers give clear errors."""
 
 import numpy as np
 import pytest
 
-from neurips26.common import documents as D
-from neurips26.common.errors import UserError
+from neurips26.common.docbench import documents as D
+from neurips26.common.pipeline.errors import UserError
 
 
 def _inside(inner, outer, tol=2.0):

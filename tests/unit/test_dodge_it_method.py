@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.dodge_it import baselines, experiments
 from neurips26.papers.dodge_it.env import TabletopEnv, load_model, sample_layout, sample_layouts, stream
 from neurips26.papers.dodge_it.observation import OBS_DIM

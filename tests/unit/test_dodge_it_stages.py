@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.dodge_it import convergence, paper_claims, tables
 from neurips26.papers.dodge_it.stages import STAGES
 from tests.claims_check import checked_document

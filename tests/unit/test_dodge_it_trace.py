@@ -4,7 +4,7 @@ collision outcome on scripted collision / no-collision episodes vs MuJoCo's cont
 import numpy as np
 import pytest
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.dodge_it import rollout, trace
 from neurips26.papers.dodge_it.env import TARGET_HALF, Camera, Layout, TabletopEnv, load_model, sample_layouts
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.common.artifacts import write_npz
+from neurips26.common.pipeline.artifacts import write_npz
 from neurips26.papers.dofp_lut import baselines, method
 from neurips26.papers.dofp_lut import features as ft
 from neurips26.papers.dofp_lut.mosaic import malus, mosaic

@@ -4,8 +4,8 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.config import compose
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.config import compose
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.dofp_lut import data, paper_claims, tables
 from tests.claims_check import checked_document
 

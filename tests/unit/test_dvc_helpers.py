@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from neurips26 import dvc_pulled
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.dvc_plots_offline import make_offline
 
 DVC_PAGE = """<html><head>

@@ -3,8 +3,8 @@ import json
 import pytest
 import yaml
 
-from neurips26.common.errors import UserError
-from neurips26.common.registry import Paper, load_papers
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import Paper, load_papers
 from neurips26.dvc_yaml import curve_plot, out_of_date, render, render_all, run_keys, series_template
 
 

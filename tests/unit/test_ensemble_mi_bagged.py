@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.ensemble_mi import bagged, baselines, data
 from neurips26.papers.ensemble_mi.aggregator import PatternAggregator
 

@@ -4,8 +4,8 @@ and a planted pool where greedy-MI cannot win makes the real-pool claim inconclu
 import pandas as pd
 from omegaconf import OmegaConf
 
-from neurips26.common.claims import check_registered
-from neurips26.common.config import compose
+from neurips26.common.pipeline.claims import check_registered
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.ensemble_mi import paper_claims
 from tests.claims_check import checked_document
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 from omegaconf import OmegaConf
 
-from neurips26.common.datasets import get_dataset, prepare
-from neurips26.common.errors import UserError
+from neurips26.common.data.datasets import get_dataset, prepare
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.ensemble_mi import data, predictions
 
 

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 import yaml
 
-from neurips26.common.datasets import fetch_real, get_dataset
-from neurips26.common.errors import UserError
-from neurips26.common.fetch import download, verify_sha256
+from neurips26.common.data.datasets import fetch_real, get_dataset
+from neurips26.common.data.fetch import download
+from neurips26.common.pipeline.digests import verify_sha256
+from neurips26.common.pipeline.errors import UserError
 
 GOOD = b"x1,x2\n0.5,1.5\n" * 1000
 
@@ -71,7 +72,7 @@ def test_dataset_registry_fetch_writes_provenance(server, tmp_path):
 
 
 def test_the_shipped_dataset_registry_is_well_formed(repo_root):
-    from neurips26.common.datasets import load_datasets
+    from neurips26.common.data.datasets import load_datasets
 
     datasets = load_datasets(repo_root / "config" / "datasets.yaml")
     assert datasets, "config/datasets.yaml lists no dataset"
@@ -88,7 +89,7 @@ def _registry(tmp_path, embedded):
 def test_embedded_files_are_copied_from_the_installed_package_and_verified(tmp_path):
     import importlib.metadata
 
-    from neurips26.common.datasets import prepare
+    from neurips26.common.data.datasets import prepare
 
     origin = next(f for f in importlib.metadata.files("pyyaml") if str(f) == "yaml/__init__.py")
     sha = hashlib.sha256(origin.locate().read_bytes()).hexdigest()

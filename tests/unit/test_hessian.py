@@ -1,11 +1,11 @@
-"""neurips26.common.hessian against independent references: a quadratic with a known spectrum, a cubic with a closed-form
+"""neurips26.common.models.hessian vs independent references: a quadratic with a known spectrum, a cubic with a closed-form
 sharpness gradient, and dense eigendecomposition / finite differences of the full Hessian of small networks."""
 
 from __future__ import annotations
 
 import torch
 
-from neurips26.common import hessian
+from neurips26.common.models import hessian
 
 
 def _quadratic(spectrum, seed=0):

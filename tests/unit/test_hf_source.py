@@ -1,4 +1,4 @@
-"""Hub files (common/hf_source.py) against an offline huggingface_hub cache built by the test, never the internet:
+"""Hub files (common/data/hf_source.py) against an offline huggingface_hub cache built by the test, never the internet:
 the first fetch pins the sha256 and the commit it came from, a later fetch downloads that commit even after the
 repository moved on, changed bytes at the pinned commit fail with both digests and keep nothing, and HF_TOKEN reaches no
 file."""
@@ -12,9 +12,9 @@ import huggingface_hub.constants
 import pytest
 import yaml
 
-from neurips26.common.datasets import fetch_real, get_dataset
-from neurips26.common.errors import UserError
-from neurips26.common.source_lock import read_lock
+from neurips26.common.data.datasets import fetch_real, get_dataset
+from neurips26.common.data.source_lock import read_lock
+from neurips26.common.pipeline.errors import UserError
 
 FIRST, SECOND = "a" * 40, "b" * 40
 ROWS = b'{"problem": "1 + 1", "answer": "2", "level": 1}\n' * 50

@@ -5,8 +5,8 @@ gate a verdict, the tests against every contender, ties at a floor, and the regi
 import pandas as pd
 import pytest
 
-from neurips26.common.claims import check_registered, claims_document
-from neurips26.common.config import compose
+from neurips26.common.pipeline.claims import check_registered, claims_document
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.hyperidac import paper_claims, tables
 
 SEEDS = (0, 1, 2)

@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from neurips26.common.config import compose
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.pipeline.config import compose
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.hyperidac import data, tables
 from neurips26.papers.hyperidac.stages import STAGES
 

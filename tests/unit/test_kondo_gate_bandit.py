@@ -65,7 +65,7 @@ def test_dg_beats_reinforce_cosine_on_the_papers_bandit():
     directional accuracy exceeds REINFORCE's; if it did not, the testbed would not be the papers'."""
     from hydra import compose, initialize_config_dir
 
-    from neurips26.common.registry import repo_root
+    from neurips26.common.pipeline.registry import repo_root
 
     with initialize_config_dir(str(repo_root() / "config" / "kondo_gate"), version_base=None):
         cfg = compose("config").bandit

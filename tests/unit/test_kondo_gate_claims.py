@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.registry import registered_claims
+from neurips26.common.pipeline.registry import registered_claims
 from neurips26.papers.kondo_gate import paper_claims
 from neurips26.papers.kondo_gate.tables import table_bandit_seeds, table_main_seeds
 

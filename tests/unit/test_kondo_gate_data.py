@@ -8,8 +8,8 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
-from neurips26.common.idx import read_idx
+from neurips26.common.data.idx import read_idx
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate.data import load_mnist
 from neurips26.papers.kondo_gate.tables import table_main
 from neurips26.papers.kondo_gate.tasks import ReversalTask

@@ -8,7 +8,7 @@ import pytest
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate.baselines import priority
 from neurips26.papers.kondo_gate.method import (
     backward_flops_per_sample,

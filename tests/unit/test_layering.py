@@ -1,5 +1,5 @@
 """The package's layers (docs/architecture.md): papers never import each other; common/ never imports a paper, the CLI,
-the report or the robustness tools; the report and the robustness tools never import a paper; and no cycle of imports
+the report or the robustness tools, and inside it pipeline/ < data/ < models/ (docbench/ on pipeline/ alone); the report and the robustness tools never import a paper; and no cycle of imports
 anywhere in src/neurips26 (imports inside functions included: a cycle there breaks as soon as someone hoists one)."""
 
 from __future__ import annotations
@@ -47,6 +47,29 @@ def test_common_report_and_robustness_stay_below_the_papers_and_the_cli():
              "neurips26.robustness": ("neurips26.papers", "neurips26.cli")}
     bad = [(m, i) for m, deps in graph().items() for layer, forbidden in above.items() if m.startswith(layer)
            for i in deps if i.startswith(forbidden)]
+    assert not bad, bad
+
+
+# What each subpackage of common/ may import from common/: the framework at the bottom, data on it, models on both.
+COMMON_MAY_IMPORT = {
+    "pipeline": {"pipeline"},
+    "data": {"pipeline", "data"},
+    "models": {"pipeline", "data", "models"},
+    "docbench": {"pipeline", "docbench"},
+}
+
+
+def test_common_is_split_by_concern():
+    common = PACKAGE / "common"
+    loose = sorted(p.name for p in common.glob("*.py") if p.name != "__init__.py")
+    assert not loose, f"modules directly in common/ (put each in one of {sorted(COMMON_MAY_IMPORT)}): {loose}"
+    assert {p.name for p in common.iterdir() if (p / "__init__.py").exists()} == set(COMMON_MAY_IMPORT)
+
+
+def test_common_subpackages_import_only_below_themselves():
+    bad = [(m, i) for m, deps in graph().items() if m.startswith("neurips26.common.")
+           for i in deps if i.startswith("neurips26.common.")
+           if i.split(".")[2] not in COMMON_MAY_IMPORT[m.split(".")[2]]]
     assert not bad, bad
 
 

@@ -1,4 +1,4 @@
-"""common/lazy.py: paper modules loaded on first use, with torch seeded exactly as an eager import would have it."""
+"""common/pipeline/lazy.py: paper modules loaded on first use, with torch seeded exactly as an eager import would have it."""
 
 import subprocess
 import sys
@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from neurips26.common.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
 
 
 def run_fresh(code: str) -> str:
@@ -21,7 +21,7 @@ def test_importing_any_papers_stages_loads_neither_torch_nor_matplotlib():
     One interpreter imports the papers in turn and reports the first one after which a heavy module is loaded."""
     out = run_fresh("""
         import sys
-        from neurips26.common.registry import load_papers
+        from neurips26.common.pipeline.registry import load_papers
         heavy = ("torch", "matplotlib", "scipy.stats", "sklearn", "transformers")
         for paper in [p.id for p in load_papers() if p.implemented]:
             __import__(f"neurips26.papers.{paper}.stages")
@@ -38,8 +38,8 @@ def test_importing_any_papers_stages_loads_neither_torch_nor_matplotlib():
 @pytest.mark.slow
 def test_a_module_loaded_after_seeding_gets_torch_seeded_as_if_imported_before():
     out = run_fresh("""
-        from neurips26.common.lazy import lazy_modules
-        from neurips26.common.seeding import seed_everything
+        from neurips26.common.pipeline.lazy import lazy_modules
+        from neurips26.common.pipeline.seeding import seed_everything
         seed_everything(7)
         nn = lazy_modules("torch", "nn")  # loading torch.nn brings torch in after the seed
         layer = nn.Linear(3, 2)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.mec_mmd import experiments, losses, tables
 from neurips26.papers.mec_mmd.stages import STAGES
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.mental_imagery.model import EOS, TinyVLM, batch_loss, generate
 from neurips26.papers.mental_imagery.probes import cell_accuracy, fit_ridge
 

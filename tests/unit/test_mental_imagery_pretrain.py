@@ -111,7 +111,7 @@ def test_family_weight_tilts_the_pretraining_mix():
 
 def test_tiny_scale_runs_the_pretraining_and_the_shared_visual_tokens():
     """The tiny end-to-end (CI) must run the pretraining path and C's shared visual-token embedding."""
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.config import compose
 
     cfg = compose("mental_imagery", ["scale=tiny"])
     assert int(cfg.pretrain.steps) > 0
@@ -123,14 +123,14 @@ def test_run_fine_tunes_every_variant_from_the_checkpoint(parts, tmp_path):
     """experiments.run with a pretraining checkpoint (through its npz arrays, as the stages pass it): every variant
     starts from the backbone, the probes get the pretrained-only control and the random-code positive control, and
     the pretraining curve is reported; without a checkpoint there is no 'pretrained' control."""
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.config import compose
     from neurips26.papers.mental_imagery import experiments
 
     cfg = compose("mental_imagery", ["scale=tiny", "probe.fit=8", "train.max_steps=4", "data_sizes.test=4"])
     puzzles = {"train": parts["train"], "dev": parts["dev"], "test": parts["dev"]}
     ck = pretrain.run_pretraining(cfg, 0, puzzles)  # the tiny scale's own few pretraining steps
     assert ck["backbone"] and ck["curve"][-1][0] == int(cfg.pretrain.steps)
-    from neurips26.common.artifacts import write_npz
+    from neurips26.common.pipeline.artifacts import write_npz
 
     write_npz(tmp_path / "pre.npz", pretrain.to_arrays(ck), compress=False)  # through the file, as the stages do
     with np.load(tmp_path / "pre.npz") as stored:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.mental_imagery import data
 from neurips26.papers.mental_imagery.puzzles import PIECES, make_families, parse_rush, replay
 

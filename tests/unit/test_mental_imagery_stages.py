@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.mental_imagery import paper_claims, stages, tables
 
 FAMS = tables.FAMILIES
@@ -63,7 +63,7 @@ def verdicts(runs, cap: int = 1000, scale: str = "default"):
 
 
 def test_claims_match_the_registered_list():
-    from neurips26.common.registry import registered_claims
+    from neurips26.common.pipeline.registry import registered_claims
 
     _, doc = verdicts(synthetic_runs({"A": 0.6, "B": 0.65, "C": 0.6}, probe_gain=0.05))
     assert set(doc) == {c["id"] for c in registered_claims("mental_imagery")["claims"]}

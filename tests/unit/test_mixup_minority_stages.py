@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from neurips26.common.config import compose
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.pipeline.config import compose
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.mixup_minority import data, experiments, paper_claims, stages
 from tests.claims_check import checked_document
 
@@ -69,7 +69,7 @@ def test_a_failed_positive_control_makes_the_sanity_check_inconclusive():
 
 
 def test_the_digits_split_follows_the_run_seed(tmp_path, monkeypatch):
-    import neurips26.common.digits as digits_module
+    import neurips26.common.data.digits as digits_module
 
     labels = np.repeat(np.arange(10), 40)
     pixels = np.random.default_rng(5).integers(0, 17, (len(labels), 64))

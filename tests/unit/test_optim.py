@@ -1,4 +1,4 @@
-"""common/optim.py: torch.optim's optimizers without the torch._dynamo import, bit for bit the same updates."""
+"""common/models/optim.py: torch.optim's optimizers without the torch._dynamo import, bit for bit the same updates."""
 
 import subprocess
 import sys
@@ -6,7 +6,7 @@ import sys
 import pytest
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 
 
 def _train(optimizer_class, scheduled: bool, **options) -> torch.Tensor:
@@ -66,7 +66,7 @@ def test_training_with_them_never_imports_torch_dynamo():
     round trip) does not pay torch._dynamo's import. Run in a fresh interpreter, since this one may have imported it."""
     script = """
 import sys, torch
-from neurips26.common import optim
+from neurips26.common.models import optim
 model = torch.nn.Linear(4, 2)
 for cls, options in ((optim.Adam, {}), (optim.AdamW, {}), (optim.SGD, {"momentum": 0.9})):
     opt = cls(model.parameters(), lr=0.1, **options)

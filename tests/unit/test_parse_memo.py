@@ -1,4 +1,4 @@
-"""common/parse_memo.py: facts remembered across Snakefile parses must equal the facts computed afresh (hashlib and
+"""common/pipeline/parse_memo.py: facts remembered across Snakefile parses must equal the facts computed afresh (hashlib and
 code_deps' own scan, on every module of the package), come back from disk without reading the files, and be computed
 again after any edit, including one that keeps the size and puts the old mtime back. A check passes once per input."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from neurips26.common.code_deps import code_closure, imported_names
-from neurips26.common.parse_memo import SourceFacts, _stat_key, check_once
+from neurips26.common.pipeline.code_deps import code_closure, imported_names
+from neurips26.common.pipeline.parse_memo import SourceFacts, _stat_key, check_once
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -9,7 +9,7 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.plant import experiments, method, metrics, mi, paper_claims, tables
 from neurips26.papers.plant.data import Corpus
 
@@ -120,8 +120,8 @@ def test_rare_labels_need_five_points_and_a_larger_gap_than_on_frequent_labels()
 
 
 def test_every_registered_claim_has_an_entry_and_tiny_scale_is_inconclusive():
-    from neurips26.common.claims import check_registered, claims_document
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.claims import check_registered, claims_document
+    from neurips26.common.pipeline.config import compose
 
     claims, _ = paper_claims.build(*_tables(0.05))
     check_registered(claims_document("plant", compose("plant", ["scale=tiny"]), claims, {}))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.plant import data, l2r, method, metrics, mi
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.plant import stages
 
 
@@ -45,7 +45,7 @@ def test_an_unknown_experiment_is_refused(tmp_path):
 
 
 def test_a_run_keeps_freed_memory_before_it_checks_or_loads_anything(tmp_path, monkeypatch):
-    from neurips26.common import allocator
+    from neurips26.common.models import allocator
 
     calls = []
     monkeypatch.setattr(allocator, "keep_freed_memory", lambda: calls.append("mallopt") or True)
@@ -59,7 +59,7 @@ def test_a_run_keeps_freed_memory_before_it_checks_or_loads_anything(tmp_path, m
 def test_the_main_run_copying_the_tfidf_jobs_row_writes_the_same_file_as_computing_it(tmp_path):
     import json
 
-    from neurips26.common.artifacts import write_npz
+    from neurips26.common.pipeline.artifacts import write_npz
     from neurips26.papers.plant import data
 
     rng = np.random.default_rng(0)
@@ -100,7 +100,7 @@ def test_the_main_run_copying_the_tfidf_jobs_row_writes_the_same_file_as_computi
 def test_uncompressed_state_cache_reads_back_the_same_arrays_and_is_reproducible(tmp_path):
     import zipfile
 
-    from neurips26.common.artifacts import write_npz
+    from neurips26.common.pipeline.artifacts import write_npz
 
     arrays = {"states": np.random.default_rng(0).normal(size=(5, 4, 3)).astype(np.float16), "vocab": np.array([7])}
     write_npz(tmp_path / "a.npz", arrays, compress=False)

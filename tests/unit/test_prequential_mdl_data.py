@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 import yaml
 
-from neurips26.common.cifar import ARCHIVES
-from neurips26.common.datasets import get_dataset, prepare
-from neurips26.common.errors import UserError
+from neurips26.common.data.cifar import ARCHIVES
+from neurips26.common.data.datasets import get_dataset, prepare
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.prequential_mdl import data
 
 
@@ -145,7 +145,7 @@ def test_control_task_layout_and_noise():
 def test_positive_control_ties_regret_and_test_error_together():
     """Trained with the sweep's own protocol, the control reaches interpolation, its noisy-label test error is
     p (1 - 1/C) up to sampling, and the regret per example rises with p."""
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.config import compose
     from neurips26.papers.prequential_mdl.experiments import run_control
 
     cfg = compose("prequential_mdl", ["scale=tiny", "control.n=300", "control.n_test=1000",

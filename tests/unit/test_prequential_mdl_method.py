@@ -8,7 +8,7 @@ import pytest
 import torch
 from torch import nn
 
-from neurips26.common.optim import Adam
+from neurips26.common.models.optim import Adam
 from neurips26.papers.prequential_mdl.baselines import (
     block_boundaries,
     block_code_length,

@@ -100,7 +100,7 @@ def _build(runs, control=None):
 
 
 def test_claims_match_the_registered_list():
-    from neurips26.common.registry import registered_claims
+    from neurips26.common.pipeline.registry import registered_claims
 
     assert set(_build(_runs())) == {c["id"] for c in registered_claims("prequential_mdl")["claims"]}
 

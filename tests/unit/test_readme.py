@@ -1,4 +1,4 @@
-from neurips26.common.registry import papers_markdown
+from neurips26.common.pipeline.registry import papers_markdown
 
 
 def test_readme_paper_table_is_in_sync_with_the_registry(repo_root):

@@ -1,7 +1,7 @@
 import pytest
 
-from neurips26.common.errors import UserError
-from neurips26.common.registry import get_paper, load_papers, selected_papers
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import get_paper, load_papers, selected_papers
 from tests.conftest import mark_planned
 
 CONTRACT_IDS = ["plant", "mec_mmd", "ensemble_mi", "zo_dominant_layer", "hyperidac", "rldp", "wd_eos", "kondo_gate",

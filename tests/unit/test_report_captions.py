@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from neurips26.common.config import load_run_config
+from neurips26.common.pipeline.config import load_run_config
 from tests.conftest import ROOT
 
 CAPTION = re.compile(r'caption="\.\./report/([\w.]+)"')

@@ -1,6 +1,6 @@
 """The results page lists planned papers (none are left in this batch, so the tiny end-to-end run cannot show it)."""
 
-from neurips26.common.registry import Paper
+from neurips26.common.pipeline.registry import Paper
 from neurips26.report.html import page
 
 

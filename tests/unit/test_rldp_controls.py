@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from neurips26.common.registry import registered_claims
+from neurips26.common.pipeline.registry import registered_claims
 from neurips26.papers.rldp import method, paper_claims, tables
 from neurips26.papers.rldp import model as M
 from neurips26.papers.rldp.experiments import truth_score

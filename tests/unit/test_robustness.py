@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from neurips26.common.claims import SeedTest, seed_interval
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.claims import SeedTest, seed_interval
+from neurips26.common.pipeline.errors import UserError
 from neurips26.report.html import robustness_text
 from neurips26.robustness.aggregate import aggregate
 from neurips26.robustness.seed_sets import parse_set_name, seed_sets, set_name

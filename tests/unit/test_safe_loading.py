@@ -17,13 +17,12 @@ import pytest
 import yaml
 from omegaconf import OmegaConf
 
-from neurips26.common import provenance as prov
-from neurips26.common.artifacts import write_json
-from neurips26.common.cifar import ARCHIVES, read_cifar
-from neurips26.common.datasets import tree_digest
-from neurips26.common.errors import UserError
-from neurips26.common.fetch import sha256_of
-from neurips26.common.stage import StageContext, prepared_data_dir
+from neurips26.common.data.cifar import ARCHIVES, read_cifar
+from neurips26.common.pipeline import provenance as prov
+from neurips26.common.pipeline.artifacts import write_json
+from neurips26.common.pipeline.digests import sha256_of, tree_digest
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext, prepared_data_dir
 from tests.source_scan import Report, scan_repository, scan_source, scan_text
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -208,12 +207,12 @@ def test_the_scan_accepts_safe_loading(name):
 
 
 def test_the_scan_allows_pickle_only_in_the_restricted_unpickler(repo_root):
-    cifar = (repo_root / "src/neurips26/common/cifar.py").read_text()
+    cifar = (repo_root / "src/neurips26/common/data/cifar.py").read_text()
     report = Report()
     scan_source(cifar, "src/neurips26/papers/someone/cifar_copy.py", report)
     assert any("imports pickle" in v for v in report.violations)
     report = Report()
-    scan_source(cifar + "\npickle.loads(b'')\n", "src/neurips26/common/cifar.py", report)
+    scan_source(cifar + "\npickle.loads(b'')\n", "src/neurips26/common/data/cifar.py", report)
     assert any("pickle.loads" in v for v in report.violations)
     report = Report()
     scan_text('rule x:\n    run:\n        import pickle\n        torch.load(f)  # weights\n', "workflow/rules/x.smk", report)
@@ -326,12 +325,12 @@ def test_a_copied_folder_is_checked_by_its_tree_digest(tmp_path):
 
 
 def test_each_folder_is_hashed_once_per_job_and_again_when_a_file_changes(tmp_path, monkeypatch):
-    import neurips26.common.fetch as fetch
+    import neurips26.common.pipeline.digests as digests
 
     folder = _prepared(tmp_path, "toy", {"a.csv": b"1\n", "b.csv": b"2\n"})
     hashed = []
-    real = fetch.sha256_of
-    monkeypatch.setattr(fetch, "sha256_of", lambda path: hashed.append(Path(path).name) or real(path))
+    real = digests.sha256_of
+    monkeypatch.setattr(digests, "sha256_of", lambda path: hashed.append(Path(path).name) or real(path))
     for _ in range(3):
         prepared_data_dir(_ctx(folder), "toy")
     assert sorted(hashed) == ["a.csv", "b.csv"]
@@ -342,7 +341,7 @@ def test_each_folder_is_hashed_once_per_job_and_again_when_a_file_changes(tmp_pa
 
 def test_the_data_prepare_records_are_what_the_verifier_reads(tmp_path, repo_root):
     """The provenance data_prepare writes (package copy with a tree, Debian-style copy, download) passes as made."""
-    from neurips26.common.datasets import get_dataset, prepare
+    from neurips26.common.data.datasets import get_dataset, prepare
 
     registry = tmp_path / "datasets.yaml"
     installed = Path(yaml.__file__).parent
@@ -361,8 +360,8 @@ def test_the_data_prepare_records_are_what_the_verifier_reads(tmp_path, repo_roo
 def test_the_issue_case_wd_eos_refuses_a_replaced_digits_file(tmp_path, repo_root):
     """The case issue 34 reports: data/raw/digits/digits.csv.gz replaced by a valid file after data_prepare; the wd_eos
     run stage now stops before training, naming the file and the command that re-prepares it."""
-    from neurips26.common.config import compose
-    from neurips26.common.datasets import get_dataset, prepare
+    from neurips26.common.data.datasets import get_dataset, prepare
+    from neurips26.common.pipeline.config import compose
     from neurips26.papers.wd_eos.data import DIGITS_FILE, read_digits
     from neurips26.papers.wd_eos.stages import STAGES
 

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from neurips26 import scaffold
-from neurips26.common.errors import UserError
-from neurips26.common.registry import load_papers
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import load_papers
 
 
 @pytest.mark.parametrize("paper_id", ["toy", "toy_paper", "p2", "a" * scaffold.MAX_ID_LENGTH])

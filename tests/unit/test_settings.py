@@ -3,9 +3,9 @@
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.config import scale_config
-from neurips26.common.errors import UserError
-from neurips26.common.settings import Settings
+from neurips26.common.pipeline.config import scale_config
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.settings import Settings
 
 DATA = {"grid": {"cnn": {"etas": [0.02, 0.04], "replicates": 2}}, "tasks": {"names": ["a", "b"]}, "flag": False,
         "alpha": 0.4, "ref": "${alpha}", "nested": [{"k": 1}]}

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 import yaml
 
-from neurips26.common.datasets import fetch_real, get_dataset
-from neurips26.common.errors import UserError
-from neurips26.common.fetch import download
-from neurips26.common.source_lock import Pin, read_lock, record_pin
+from neurips26.common.data.datasets import fetch_real, get_dataset
+from neurips26.common.data.fetch import download
+from neurips26.common.data.source_lock import Pin, read_lock, record_pin
+from neurips26.common.pipeline.errors import UserError
 
 GOOD = b"a,b\n1,2\n" * 500
 SHA = hashlib.sha256(GOOD).hexdigest()
@@ -190,7 +190,7 @@ def test_the_lock_is_sorted_one_line_per_file_and_safe_under_concurrent_writers(
 
 
 def test_the_shipped_lock_pins_only_registered_files_without_a_sha256(repo_root):
-    from neurips26.common.datasets import load_datasets
+    from neurips26.common.data.datasets import load_datasets
 
     datasets = load_datasets(repo_root / "config" / "datasets.yaml")
     for (dataset, name), pin in read_lock(repo_root / "data" / "sources.lock").items():
@@ -206,7 +206,7 @@ def _idx_gz(array: np.ndarray) -> bytes:
 def test_official_mnist_layout_fetch_pin_verify_then_kondo_gates_loader_reads_it(mirror, tmp_path, repo_root):
     """The shipped kondo_gate_mnist source (its URLs, never contacted) without the published md5, which a stand-in would
     fail: tiny IDX files in the official layout are pinned, verified by a second fetch and the stage check, then read."""
-    from neurips26.common.provenance import verified_input
+    from neurips26.common.pipeline.provenance import verified_input
     from neurips26.papers.kondo_gate.data import load_mnist
 
     served, requests, _ = mirror

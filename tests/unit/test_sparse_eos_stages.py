@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from neurips26.common.config import compose
-from neurips26.common.datasets import fetch_real, get_dataset
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext
+from neurips26.common.data.datasets import fetch_real, get_dataset
+from neurips26.common.pipeline.config import compose
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext
 from neurips26.papers.sparse_eos.stages import STAGES
 from tests.unit.test_fetch import server  # noqa: F401  (the local HTTP server fixture on 127.0.0.1)
 from tests.unit.test_wd_eos_stages import _cifar_archive

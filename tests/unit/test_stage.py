@@ -1,4 +1,4 @@
-"""common/stage.py: the shared claims stage reads its tables in order, passes the config when asked, and refuses a
+"""common/pipeline/stage.py: the shared claims stage reads its tables in order, passes the config when asked, and refuses a
 wrong number of inputs before writing anything."""
 
 import json
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from neurips26.common.claims import Claim, RuleTest
-from neurips26.common.errors import UserError
-from neurips26.common.stage import StageContext, claims_stage
+from neurips26.common.pipeline.claims import Claim, RuleTest
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import StageContext, claims_stage
 
 
 def _tables(tmp_path, *values):
@@ -32,7 +32,7 @@ def _build(first, second, cfg=None):
 @pytest.mark.parametrize("with_config, threshold, outcome", [(True, 0.5, "fails"), (False, 0.5, "holds")])
 def test_the_claims_stage_reads_tables_in_order_and_passes_the_config_when_asked(tmp_path, monkeypatch, with_config,
                                                                                   threshold, outcome):
-    import neurips26.common.claims as claims_module
+    import neurips26.common.pipeline.claims as claims_module
 
     monkeypatch.setattr(claims_module, "registered_claims", lambda _: {"claims": [{"id": "gap"}], "sanity": []})
     cfg = OmegaConf.create({"paper_id": "mec_mmd", "scale_name": "default", "data": "embedded", "seeds": [0],
@@ -58,8 +58,8 @@ def test_the_claims_stage_names_its_tables_when_inputs_are_missing(tmp_path):
 def test_the_npz_figure_stage_draws_from_the_saved_arrays_and_refuses_other_inputs(tmp_path):
     import numpy as np
 
-    from neurips26.common.plotting import new_figure
-    from neurips26.common.stage import npz_figure_stage
+    from neurips26.common.pipeline.plotting import new_figure
+    from neurips26.common.pipeline.stage import npz_figure_stage
 
     seen = {}
 

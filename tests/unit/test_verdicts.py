@@ -2,8 +2,8 @@
 
 import pytest
 
-from neurips26.common.errors import UserError
-from neurips26.common.registry import load_papers
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import load_papers
 from neurips26.report import verdicts
 
 DOCUMENT = {

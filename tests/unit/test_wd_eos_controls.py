@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import torch
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.wd_eos import controls, paper_claims, summary
 
 

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from neurips26.common.cifar import ARCHIVES, read_cifar
-from neurips26.common.config import compose
-from neurips26.common.errors import UserError
+from neurips26.common.data.cifar import ARCHIVES, read_cifar
+from neurips26.common.pipeline.config import compose
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.wd_eos import data, experiments, paper_claims
 
 
@@ -173,14 +173,14 @@ def test_cifar_reader_keeps_the_official_order_across_batches(tmp_path):
 def test_real_data_runs_on_the_first_cifar10_images(tmp_path):
     """data=real: the run stage reads the prepared CIFAR-10 archive: first n_train images train, the next ones probe,
     the CNN sees 3 x 32 x 32 images."""
-    from neurips26.common.artifacts import write_json
-    from neurips26.common.stage import StageContext
+    from neurips26.common.pipeline.artifacts import write_json
+    from neurips26.common.pipeline.stage import StageContext
     from neurips26.papers.wd_eos.stages import STAGES
 
     rng = np.random.default_rng(1)
     raw = tmp_path / "data/raw/cifar10"
     _cifar_archive(raw, [(rng.integers(0, 256, (30, 3072), dtype=np.uint8), np.arange(30) % 10)])
-    from neurips26.common.fetch import sha256_of
+    from neurips26.common.pipeline.digests import sha256_of
 
     archive = ARCHIVES["cifar10"]["archive"]
     write_json(raw / "provenance.json", {"dataset": "cifar10", "mode": "real",

@@ -7,10 +7,10 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.common.config import compose
-from neurips26.common.errors import UserError
-from neurips26.common.llm import encode_left_padded, label_token_ids
-from neurips26.common.registry import registered_claims
+from neurips26.common.models.llm import encode_left_padded, label_token_ids
+from neurips26.common.pipeline.config import compose
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import registered_claims
 from neurips26.papers.zo_dominant_layer import data, experiments, models, paper_claims
 
 TASKS = ["imdb", "bbc"]

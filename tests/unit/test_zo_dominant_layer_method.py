@@ -6,7 +6,7 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
-from neurips26.common.llm import encode_left_padded, label_token_ids, residual_stream
+from neurips26.common.models.llm import encode_left_padded, label_token_ids, residual_stream
 from neurips26.papers.zo_dominant_layer import lora, method, models
 
 SMALL = OmegaConf.create({"vocab": 128, "hidden": 32, "layers": 4, "heads": 4, "kv_heads": 2, "intermediate": 64,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from neurips26.common.registry import load_papers
+from neurips26.common.pipeline.registry import load_papers
 from tests.conftest import ROOT, copy_repository, mark_planned, snakemake
 from tests.rule_directives import local_rules, rule_blocks, shell_steps, summary_jobs, workflow_groups
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from neurips26 import scaffold
-from neurips26.common.registry import papers_markdown
+from neurips26.common.pipeline.registry import papers_markdown
 from tests.conftest import copy_repository, env_for, snakemake
 
 pytestmark = pytest.mark.workflow

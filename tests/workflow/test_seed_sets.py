@@ -13,7 +13,7 @@ from tests.conftest import copy_repository, snakemake
 pytestmark = pytest.mark.workflow
 
 # hyperidac: its feature cache (candidate images, renderings, extractor init) used one fixed seed (1000) for every run
-# seed; it now draws one cache per seed through common/seed_streams.py.
+# seed; it now draws one cache per seed through common/pipeline/seed_streams.py.
 PAPERS = ("hyperidac",)
 # Artifacts that hold no random draw: the allocation table is the design's fixed-marginal allocation per regime.
 SEED_FREE = {"hyperidac": {"tables/allocation.csv"}}

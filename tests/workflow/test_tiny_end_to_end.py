@@ -12,7 +12,7 @@ import time
 import pytest
 import yaml
 
-from neurips26.common.fetch import sha256_of
+from neurips26.common.pipeline.digests import sha256_of
 from tests.conftest import env_for, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -79,7 +79,7 @@ def test_a_changed_parameter_reruns_its_paper(tiny_run):
 
 
 def test_an_edited_module_reruns_exactly_the_jobs_that_run_it(tiny_run):
-    """A rule's code input is the stamp of the modules it runs (common/code_stamp.py): editing mec_mmd's figures plans
+    """A rule's code input is the stamp of the modules it runs (common/pipeline/code_stamp.py): editing mec_mmd's figures plans
     that paper's summary and the report, none of its runs; restoring the text (a newer file, the recorded content)
     plans nothing."""
     module = tiny_run / "src/neurips26/papers/mec_mmd/figures.py"

@@ -7,13 +7,13 @@ from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 
-from neurips26.common.artifacts import write_text
-from neurips26.common.code_deps import code_closure
-from neurips26.common.code_stamp import code_stamp
-from neurips26.common.config import coerce_command_line, config_check_inputs, scale_config, validate_run_config
-from neurips26.common.errors import UserError
-from neurips26.common.parse_memo import MEMO_DIR, SourceFacts, check_once
-from neurips26.common.registry import load_papers, selected_papers
+from neurips26.common.pipeline.artifacts import write_text
+from neurips26.common.pipeline.code_deps import code_closure
+from neurips26.common.pipeline.code_stamp import code_stamp
+from neurips26.common.pipeline.config import coerce_command_line, config_check_inputs, scale_config, validate_run_config
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.parse_memo import MEMO_DIR, SourceFacts, check_once
+from neurips26.common.pipeline.registry import load_papers, selected_papers
 from neurips26.robustness.seed_sets import seed_sets, set_name
 
 # Jobs call `python`: put the interpreter that runs Snakemake first on PATH, so that an un-activated
@@ -55,13 +55,13 @@ def hydra_files(paper_id):
     return sorted(str(p) for p in Path("config", paper_id).rglob("*.yaml"))
 
 
-# Source files' hashes and imports, remembered across parses (common/parse_memo.py); saved at the end of the Snakefile.
+# Source files' hashes and imports, remembered across parses (common/pipeline/parse_memo.py); saved at the end of the Snakefile.
 SOURCE_FACTS = SourceFacts()
 
 
 def code_files(paper_id, *modules, exclude=()):
-    """A rule's code input: the stamp (common/code_stamp.py) of the source files it runs, namely the named modules of the
-    paper (else all but `exclude`) and each module of the package they import (common/code_deps.py), so that editing the
+    """A rule's code input: the stamp (common/pipeline/code_stamp.py) of the source files it runs, namely the named modules of the
+    paper (else all but `exclude`) and each module of the package they import (common/pipeline/code_deps.py), so that editing the
     method re-runs the experiments while restyling a figure re-runs only the figure, and editing one module of common/
     re-runs only the jobs that import it. One stamp file instead of the files themselves: the dry run pays per input."""
     package = sorted(Path("src/neurips26/papers", paper_id).glob("*.py"))

@@ -1,1 +1,1 @@
-"""Code that two papers or more use: registry, config, claims, artifacts, plotting, seeding, devices, data."""
+"""Code that two papers or more use, by concern: pipeline/ (the framework), data/, models/, docbench/ (docs/architecture.md)."""

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from neurips26.common.errors import UserError
-from neurips26.common.fetch import sha256_of
-from neurips26.common.registry import load_papers, repo_root
+from neurips26.common.pipeline.digests import sha256_of
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import load_papers, repo_root
 from neurips26.report.html import page, paper_section, provenance_block, summary_table
 
 

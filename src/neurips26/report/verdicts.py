@@ -21,9 +21,9 @@ from pathlib import Path
 
 import yaml
 
-from neurips26.common.errors import UserError
-from neurips26.common.marked_block import block_of, with_block
-from neurips26.common.registry import load_papers, repo_root
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.marked_block import block_of, with_block
+from neurips26.common.pipeline.registry import load_papers, repo_root
 
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
 EXPECTED = Path("config") / "expected_verdicts.yaml"

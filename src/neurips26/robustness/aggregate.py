@@ -13,9 +13,9 @@ import argparse
 import json
 from pathlib import Path
 
-from neurips26.common.artifacts import write_json
-from neurips26.common.claims import SeedTest
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.artifacts import write_json
+from neurips26.common.pipeline.claims import SeedTest
+from neurips26.common.pipeline.errors import UserError
 
 
 def _claim(document: dict, claim_id: str) -> dict | None:

@@ -15,10 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from neurips26.common.artifacts import write_json
-from neurips26.common.errors import UserError
-from neurips26.common.registry import repo_root
-from neurips26.common.run_provenance import git_state
+from neurips26.common.pipeline.artifacts import write_json
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.registry import repo_root
+from neurips26.common.pipeline.run_provenance import git_state
 from neurips26.robustness.seed_sets import parse_set_name
 
 SHARED = ("config", "data", "src", "workflow")

@@ -3,7 +3,7 @@ disjoint from the configured seeds (a seed counted twice, or one that chose the 
 
 from __future__ import annotations
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 
 def seed_sets(spec: dict, configured: list[int]) -> list[list[int]]:

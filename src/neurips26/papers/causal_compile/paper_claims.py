@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 from scipy.special import betaincinv
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired
 from neurips26.papers.causal_compile.heldout import bootstrap_interval
 
 ABSTRACT = "abstract: 'The system achieves 98.5% canonicalization accuracy, 100% conflict detection recall, and 80.5% " \

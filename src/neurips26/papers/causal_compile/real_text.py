@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from neurips26.common.medline import abstract_text, iter_records
+from neurips26.common.data.medline import abstract_text, iter_records
 from neurips26.papers.causal_compile.schema import EvidenceError, parse_estimand
 
 RCT = b">Randomized Controlled Trial</PublicationType>"

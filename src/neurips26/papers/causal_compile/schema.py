@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 HORIZON_UNITS = {"day": 1 / 30.4375, "week": 7 / 30.4375, "month": 1.0, "year": 12.0}  # -> months
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from neurips26.common.artifacts import write_csv
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.provenance import verified_input
-from neurips26.common.stage import StageContext, figure_stage, require_embedded, write_claims_and_metrics
+from neurips26.common.pipeline.artifacts import write_csv
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.provenance import verified_input
+from neurips26.common.pipeline.stage import StageContext, figure_stage, require_embedded, write_claims_and_metrics
 
 # Each stage imports only what it needs (matplotlib, lxml, scipy are seconds of start-up in every job otherwise).
 figures = lazy_modules("neurips26.papers.causal_compile", "figures")
@@ -26,7 +26,7 @@ def run(ctx: StageContext) -> None:
     seed = ctx.require_seed()
     if [p.stem for p in ctx.outputs] != list(RUN_FILES):
         raise UserError("run writes --output kernels.csv queries.csv conflicts.csv")
-    from neurips26.common.seeding import seed_everything
+    from neurips26.common.pipeline.seeding import seed_everything
     from neurips26.papers.causal_compile import experiments
 
     seed_everything(seed)

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.cytometry_encoder.corpus import Sample
 
 

@@ -34,9 +34,9 @@ def name(core: str, effect: float) -> str:
 def run(args) -> None:
     from omegaconf import OmegaConf
 
-    from neurips26.common.allocator import keep_freed_memory
-    from neurips26.common.config import compose
-    from neurips26.common.seeding import seed_everything, set_threads
+    from neurips26.common.models.allocator import keep_freed_memory
+    from neurips26.common.pipeline.config import compose
+    from neurips26.common.pipeline.seeding import seed_everything, set_threads
     from neurips26.papers.cytometry_encoder import baselines, corpus, experiments, ingest, marker_vectors, probe
     from neurips26.papers.cytometry_encoder.universe import read_frequencies, write_positive_controls
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.cytometry_encoder.marker_vectors import matrix
 
 

@@ -73,7 +73,7 @@ def control_null(cfg, z: np.ndarray, rows: list[Sample], seed: int) -> list[dict
     with the observed labelling (JOURNAL: the fix). Each seed has its own world (its own control labels), so each draws
     its own relabellings, from the seed's 'permutation_null' stream; the mean over seeds of relabelling k is one draw
     of the null of the seed mean (the seeds' relabellings are independent, each exchangeable with its own labels)."""
-    from neurips26.common.seed_streams import derived_seed
+    from neurips26.common.pipeline.seed_streams import derived_seed
 
     y = np.array([s.label for s in rows])
     perms = probe.null_permutations(len(rows), int(cfg.permutation_null.permutations) + 1,

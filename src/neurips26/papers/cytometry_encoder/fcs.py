@@ -19,8 +19,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from neurips26.common.artifacts import atomic_path
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.artifacts import atomic_path
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.cytometry_encoder.markers import harmonise, is_time
 
 

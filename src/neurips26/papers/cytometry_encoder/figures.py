@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 METHODS = ["frozen", "frozen_hashed", "specialist", "cytoset", "quantiles", "leiden_freq", "random_init",
            "random_init_avg", "true_frequencies"]

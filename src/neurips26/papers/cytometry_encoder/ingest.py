@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from neurips26.common.artifacts import atomic_path, write_csv
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.artifacts import atomic_path, write_csv
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.cytometry_encoder.fcs import read_fcs
 from neurips26.papers.cytometry_encoder.manifest import Study, load_manifest
 
 
 def read_study(study: Study, folder: Path, fcs_cfg, rng: np.random.Generator):
     """(cells x markers values, markers, obs frame, compensated) of one study; UserError naming the bad file."""
-    from neurips26.common.fetch import verify_sha256
+    from neurips26.common.pipeline.digests import verify_sha256
 
     blocks, sample_names, label_rows, markers, compensated = [], [], [], None, False
     transform, tolerate, cap = fcs_cfg.transform, bool(fcs_cfg.tolerate_off_by_one), int(fcs_cfg.max_cells_per_sample)
@@ -73,7 +73,7 @@ def _object_strings():
 def ingest(manifest: Path, fcs_root: Path, out_dir: Path, studies_csv: Path, fcs_cfg, real: bool, seed: int) -> None:
     """Read every study (the events kept per sample: a random subsample of `fcs.max_cells_per_sample`, drawn from the
     run seed's 'cell_subsample' stream), then write one .h5ad per study and the studies table (with the seed)."""
-    from neurips26.common.seed_streams import rng as seed_stream
+    from neurips26.common.pipeline.seed_streams import rng as seed_stream
 
     studies = [s for s in load_manifest(manifest, real) if s.access == "public"]
     if not studies:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import yaml
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 SHA = re.compile(r"^[0-9a-f]{64}$")
@@ -100,7 +100,7 @@ def load_manifest(path: str | Path, real: bool) -> list[Study]:
 
 
 def write_manifest(path: str | Path, studies: list[dict]) -> None:
-    from neurips26.common.artifacts import write_text
+    from neurips26.common.pipeline.artifacts import write_text
 
     write_text(path, yaml.safe_dump({"studies": studies}, sort_keys=False, width=120))
 
@@ -108,7 +108,8 @@ def write_manifest(path: str | Path, studies: list[dict]) -> None:
 def fetch_studies(manifest: str | Path, dest: Path) -> dict:
     """Download every public study's files into dest/<study>/ (sha256-checked, atomic; verified files are kept).
     Credentialed studies are skipped with a message. Returns the provenance record."""
-    from neurips26.common.fetch import download, verify_sha256
+    from neurips26.common.data.fetch import download
+    from neurips26.common.pipeline.digests import verify_sha256
 
     fetched, skipped = {}, {}
     for study in load_manifest(manifest, real=True):

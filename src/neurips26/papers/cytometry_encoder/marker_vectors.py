@@ -1,6 +1,6 @@
 """Frozen marker-identity vectors, computed once per run as an artifact (runs/marker_vectors.npz).
 
-`minilm`: the bundled all-MiniLM-L6-v2 sentence encoder (common/minilm.py) embeds the canonical name and each of its
+`minilm`: the bundled all-MiniLM-L6-v2 sentence encoder (common/models/minilm.py) embeds the canonical name and each of its
 aliases in the table of markers.py (CD3, CD3e, CD3E, Leu-4, ...); the marker's vector is their mean, so a marker's
 synonyms, CD number and gene name all contribute, and an unseen marker still gets a vector from its name. MiniLM puts
 all short marker names in a narrow cone (cosine 0.7-0.9 between unrelated CD names): the vectors are centred on the mean
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.cytometry_encoder.markers import ALIASES, name_matrix
 
 KINDS = ("minilm", "hashed")
@@ -28,7 +28,7 @@ def texts(marker: str) -> list[str]:
 
 
 def minilm_vectors(markers: list[str]) -> np.ndarray:
-    from neurips26.common.minilm import embed
+    from neurips26.common.models.minilm import embed
 
     canonical = list(ALIASES)
     spelled = [texts(m) for m in canonical + markers]

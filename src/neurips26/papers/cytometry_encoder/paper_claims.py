@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired
 
 NOVEL = "novel_panel"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.cytometry_encoder.corpus import Sample
 from neurips26.papers.cytometry_encoder.model import SetEncoder
 

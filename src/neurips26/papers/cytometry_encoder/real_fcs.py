@@ -11,7 +11,7 @@ import importlib.util
 import re
 from pathlib import Path
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 # relative path under fcsparser/tests/data/FlowCytometers -> data sets in the file
 READABLE = {
@@ -48,12 +48,12 @@ def ingest_real(out_dir: Path, studies_csv: Path, fcs_cfg, seed: int) -> None:
     encoder embeds these files)."""
     import pandas as pd
 
-    from neurips26.common.artifacts import atomic_path, write_csv
+    from neurips26.common.pipeline.artifacts import atomic_path, write_csv
     from neurips26.papers.cytometry_encoder.ingest import _object_strings, read_study, to_anndata
     from neurips26.papers.cytometry_encoder.manifest import Study, StudyFile
 
     root = fcsparser_dir()
-    from neurips26.common.seed_streams import rng as seed_stream
+    from neurips26.common.pipeline.seed_streams import rng as seed_stream
 
     rng = seed_stream(int(seed), "real_cell_subsample")
     read = {}

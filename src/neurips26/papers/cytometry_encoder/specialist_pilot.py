@@ -35,9 +35,9 @@ ESTIMATE = {"wall": 572.5, "cpu": 1046.0, "specialist_runs": 15, "steps_now": 90
 def run(args) -> None:
     from omegaconf import OmegaConf
 
-    from neurips26.common.allocator import keep_freed_memory
-    from neurips26.common.config import compose
-    from neurips26.common.seeding import seed_everything, set_threads
+    from neurips26.common.models.allocator import keep_freed_memory
+    from neurips26.common.pipeline.config import compose
+    from neurips26.common.pipeline.seeding import seed_everything, set_threads
     from neurips26.papers.cytometry_encoder import experiments
 
     set_threads(1)

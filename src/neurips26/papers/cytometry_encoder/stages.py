@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from neurips26.common.artifacts import atomic_path, write_csv, write_json, write_torch
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import lazy_modules
-from neurips26.common.seeding import seed_everything, set_threads
-from neurips26.common.stage import StageContext, figure_stage, table_stage, write_claims_and_metrics
+from neurips26.common.pipeline.artifacts import atomic_path, write_csv, write_json, write_torch
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything, set_threads
+from neurips26.common.pipeline.stage import StageContext, figure_stage, table_stage, write_claims_and_metrics
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+# Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 paper_claims, tables = lazy_modules("neurips26.papers.cytometry_encoder", "paper_claims", "tables")
 
 # figure name -> drawn lazily: importing matplotlib costs every other job (the torch ones) 0.6 s for nothing
@@ -96,7 +96,7 @@ def world_dir(root: Path, seed: int) -> Path:
 def _over_seeds(ctx: StageContext, run: Callable, kind: str | None = None) -> list:
     """run(seed, samples, task_rows) for every configured seed, in one process: torch is imported once (seconds per
     job; see the rule file) and each seed reads its own world (ANNDATA_ROOT/seed<N>)."""
-    from neurips26.common.allocator import keep_freed_memory
+    from neurips26.common.models.allocator import keep_freed_memory
     from neurips26.papers.cytometry_encoder.experiments import load
 
     keep_freed_memory()  # where buffers come from, not what is computed (allocator.py: ~10 % of a training job)

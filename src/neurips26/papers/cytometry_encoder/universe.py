@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.seed_streams import rng as seed_stream
+from neurips26.common.pipeline.seed_streams import rng as seed_stream
 from neurips26.papers.cytometry_encoder.fcs import write_fcs
 from neurips26.papers.cytometry_encoder.manifest import write_manifest
 from neurips26.papers.cytometry_encoder.markers import ALIASES, FLUOROCHROMES
@@ -109,7 +109,7 @@ def write_frequencies(path: Path, frequencies: dict[str, np.ndarray]) -> None:
     """One row per sample: its true population frequencies p0, p1, ... (what the universe drew)."""
     import pandas as pd
 
-    from neurips26.common.artifacts import write_csv
+    from neurips26.common.pipeline.artifacts import write_csv
 
     frame = pd.DataFrame(np.stack(list(frequencies.values())), columns=[f"p{k}" for k in range(len(
         next(iter(frequencies.values()))))])

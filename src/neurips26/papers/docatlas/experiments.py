@@ -23,12 +23,12 @@ TRAIN_SEED_OFFSET = 100_000  # the training reports: the shared generator at see
 
 def generated_corpus(cfg, seed: int, split: str, encoder) -> tuple[dict, list]:
     """{doc id: (Document, Index)} and [(doc id, question)] for one split ("eval" or "train"), from the shared
-    generator (`common/doc_benchmark.py` with its chain extension), written to a temporary folder and read back; block
+    generator (`common/docbench/doc_benchmark` with its chain extension), written to a temporary folder and read back; block
     text is what the PDF text layer gives back when `corpus.pdf` is set (see pdf.py)."""
     import tempfile
     from dataclasses import replace
 
-    from neurips26.common import doc_benchmark as B
+    from neurips26.common.docbench import doc_benchmark as B
 
     spec, chains, distractors = spec_from_config(cfg.corpus)
     if split == "train":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 LABELS = {"direct": "direct input (first B tokens)", "static_rag": "static top-k RAG", "harness": "harness (rule)",
           "rl_policy": "harness (RL policy)", "no_notes": "- notes", "no_review": "- review",

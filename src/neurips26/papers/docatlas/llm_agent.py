@@ -11,7 +11,7 @@ import json
 import os
 import urllib.request
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 SYSTEM = ("You answer a question about a long document through tools. Reply with ONE JSON object and nothing else: "
           '{"tool": "search", "query": str} | {"tool": "read", "ids": [block ids]} | '

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docatlas import retrieval, slots
 from neurips26.papers.docatlas.world import Block, Document, Question
 

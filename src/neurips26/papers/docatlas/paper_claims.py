@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, RuleTest, SeedTest, paired
 from neurips26.papers.docatlas import tables
 
 MAIN = ["tables/mmlb_style.csv", "figures/acc_vs_budget.png"]

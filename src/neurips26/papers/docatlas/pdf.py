@@ -1,4 +1,4 @@
-"""Read a generated report's blocks back from its PDF (written by the shared `common/doc_benchmark.py` with
+"""Read a generated report's blocks back from its PDF (written by the shared `common/docbench/doc_benchmark.py` with
 `common.documents.PdfBuilder`): the words of the PDF text layer (`common.documents.page_words`) whose centre lies inside
 the block's recorded box, in reading order. The harness then works on the text the PDF gives back."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 def read_blocks(path: Path, elements: dict) -> dict[str, str]:
     """block id -> the text layer's words inside the block's box (elements: id -> Element), in reading order."""
-    from neurips26.common.documents import page_words
+    from neurips26.common.docbench.documents import page_words
 
     out, words = {}, {}
     for block, e in elements.items():

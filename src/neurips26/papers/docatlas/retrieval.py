@@ -22,7 +22,7 @@ class Encoder:
         self.max_tokens, self.cache = max_tokens, {}
 
     def __call__(self, texts: list[str]) -> np.ndarray:
-        from neurips26.common.minilm import embed
+        from neurips26.common.models.minilm import embed
 
         todo = [t for t in dict.fromkeys(texts) if t not in self.cache]
         if todo:

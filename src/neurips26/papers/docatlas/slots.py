@@ -1,6 +1,6 @@
 """The question parser (a question -> its slots and how they combine) and the extractive reader.
 
-The questions are the shared generator's (`common/doc_benchmark.py`: lookup, difference, total, highest, and the chain
+The questions are the shared generator's (`common/docbench/doc_benchmark`: lookup, difference, total, highest, and the chain
 extension) and the R-manual templates. A slot asks one relation of one subject: a metric of a division in a year, the
 division that runs a project, a section's number; a chain slot's subject is the value of an earlier slot. The parser
 reads only the question text. The reader extracts a slot's value from block text with the exact fact pattern of that
@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from neurips26.common import doc_benchmark as B
+from neurips26.common.docbench import doc_benchmark as B
 
 NOT_ANSWERABLE = "Not answerable"
 UNITS = dict(B.METRICS)  # metric -> unit; a metric is a slot relation (subject: a division, with a year)
 FORMATS = {**{m: "Int" for m in UNITS}, "runs": "Str", "section": "Str"}
 
-# the shared generator's question texts (common/doc_benchmark.py: _question, chain_question) and the manual templates
+# the shared generator's question texts (common/docbench/doc_benchmark: _question, chain_question) and the manual templates
 _METRIC = "(?P<m>" + "|".join(re.escape(m) for m in UNITS) + ")"
 _NAME = "[A-Z][a-z]+"
 _NAMES = rf"(?P<names>{_NAME}(?:, {_NAME})* and {_NAME})"

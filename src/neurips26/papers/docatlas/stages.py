@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from neurips26.common.artifacts import write_csv, write_jsonl_gz
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import write_csv, write_jsonl_gz
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     figure_stage,
     prepared_data_dir,
@@ -16,7 +16,7 @@ from neurips26.common.stage import (
     write_claims_and_metrics,
 )
 
-# Loaded on first use (common/lazy.py): each job imports only what its stage needs (figures bring matplotlib, the run
+# Loaded on first use (common/pipeline/lazy.py): a job imports only what its stage needs (figures bring matplotlib, the run
 # brings the retriever, the generator and MiniLM; a table or claims job needs none of them).
 figures, paper_claims, tables = lazy_modules("neurips26.papers.docatlas", "figures", "paper_claims", "tables")
 
@@ -24,7 +24,7 @@ figures, paper_claims, tables = lazy_modules("neurips26.papers.docatlas", "figur
 def run(ctx: StageContext) -> None:
     """--input reports provenance.json [r_doc_pdf provenance.json]; --output episodes.csv rl_curve.csv
     trajectories.jsonl.gz."""
-    from neurips26.common.provenance import verified_input
+    from neurips26.common.pipeline.provenance import verified_input
     from neurips26.papers.docatlas import experiments, manuals
 
     require_embedded(ctx, "MMLongBench-Doc (Hugging Face yubo2333/MMLongBench-Doc)")

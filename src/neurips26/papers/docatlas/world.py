@@ -1,6 +1,6 @@
 """docatlas's view of the shared benchmark: documents as blocks (document -> section -> page -> block) and questions.
 
-The generated reports and their questions come from the ONE shared generator, `common/doc_benchmark.py` (docscope's),
+The generated reports and their questions come from the ONE shared generator, `common/docbench/doc_benchmark` (docscope's),
 with its chain extension (`doc_benchmark.Chains`: projects run by divisions and two-hop questions "What was the <metric>
 of the division that runs Project P in <year>?"). This module only converts: every laid-out element except headings is
 a block whose text is read back from the PDF text layer (`pdf.read_blocks`); a level-2 heading starts a new section
@@ -52,7 +52,7 @@ class Document:
 def spec_from_config(c):
     """The shared generator's Spec, Chains and Distractors from docatlas's `corpus` config (split sizes set by the
     caller); `corpus.distractors_per_fact` 0 or absent: no distractor extension."""
-    from neurips26.common import doc_benchmark as B
+    from neurips26.common.docbench import doc_benchmark as B
 
     spec = B.Spec(n_docs=int(c.docs), pages_min=int(c.pages_min), pages_max=int(c.pages_max),
                   questions_per_doc=int(c.questions_per_doc), unanswerable_fraction=float(c.unanswerable_fraction),
@@ -75,7 +75,7 @@ def _question(q: dict, prefix: str) -> Question:
 def load_generated(root: Path, prefix: str, from_pdf: bool = True) -> tuple[list[Document], list[Question]]:
     """Documents and questions of a benchmark written by `doc_benchmark.generate` under `root`; block ids and doc ids
     get `prefix` (the split). With `from_pdf` the block text is what the PDF text layer gives back inside each box."""
-    from neurips26.common import doc_benchmark as B
+    from neurips26.common.docbench import doc_benchmark as B
     from neurips26.papers.docatlas.pdf import read_blocks
 
     bm = B.load(root)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import RuleTest
+from neurips26.common.pipeline.claims import RuleTest
 
 LEVEL = 0.95
 MIN_PAGES = 3

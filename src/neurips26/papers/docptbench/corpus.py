@@ -1,5 +1,5 @@
 """The documents: generated one-page reports (English, and Spanish made by Apertium from the English) built with the
-shared PDF builder (common/documents.py), each with gold blocks in reading order (headings, paragraphs, a table with
+shared PDF builder (common/docbench/documents.py), each with gold blocks in reading order (headings, paragraphs, a table with
 its cells); and real pages of the Debian R manuals with their PDF text layer as gold."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common import documents
-from neurips26.common.errors import UserError
+from neurips26.common.docbench import documents
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docptbench.translate import translate
 
 SUBJECTS = ["the committee", "the local council", "the research team", "the new school", "the small company",

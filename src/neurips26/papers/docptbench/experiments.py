@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docptbench import camera, corpus, evaluate, layout, parsers, unwarp
 from neurips26.papers.docptbench.translate import translate
 

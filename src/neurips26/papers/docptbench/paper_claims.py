@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control
+from neurips26.common.pipeline.claims import Claim, Control
 from neurips26.papers.docptbench import bootstrap
 from neurips26.papers.docptbench.bootstrap import PageTest, mean_of, ratio_of_means
 

@@ -12,7 +12,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 
 @dataclass

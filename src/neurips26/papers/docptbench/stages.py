@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     figure_stage,
     npz_figure_stage,
@@ -16,7 +16,7 @@ from neurips26.common.stage import (
     write_claims_and_metrics,
 )
 
-# Loaded on first use (common/lazy.py): experiments brings OpenCV, the OCR engines and reportlab, figures brings
+# Loaded on first use (common/pipeline/lazy.py): experiments brings OpenCV, the OCR engines and reportlab, figures brings
 # matplotlib; a table, figure or claims job imports only what it needs.
 experiments, figures, paper_claims, tables = lazy_modules("neurips26.papers.docptbench", "experiments", "figures",
                                                           "paper_claims", "tables")
@@ -32,7 +32,7 @@ def _check(ctx: StageContext) -> None:
 
 def _run(kind: str) -> Callable[[StageContext], None]:
     def stage(ctx: StageContext) -> None:
-        from neurips26.common.artifacts import write_csv, write_json
+        from neurips26.common.pipeline.artifacts import write_csv, write_json
 
         _check(ctx)
         manuals = prepared_data_dir(ctx, "r_doc_pdf")
@@ -48,7 +48,7 @@ def _run(kind: str) -> Callable[[StageContext], None]:
 
 
 def examples(ctx: StageContext) -> None:
-    from neurips26.common.artifacts import write_npz
+    from neurips26.common.pipeline.artifacts import write_npz
 
     _check(ctx)
     seed = ctx.require_seed()

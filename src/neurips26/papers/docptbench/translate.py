@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docptbench.parsers import require_tool
 
 PAIRS = {"eng-spa", "spa-eng"}

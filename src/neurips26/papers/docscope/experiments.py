@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from neurips26.common import doc_benchmark as B
-from neurips26.common.documents import denormalize_box, render_page
+from neurips26.common.docbench import doc_benchmark as B
+from neurips26.common.docbench.documents import denormalize_box, render_page
 from neurips26.papers.docscope import scorers as S
 from neurips26.papers.docscope.index import Retriever, read_document
 from neurips26.papers.docscope.ocr import OcrDocument
@@ -27,7 +27,7 @@ class Embedder:
         self.max_tokens = max_tokens
 
     def __call__(self, texts: list[str]) -> np.ndarray:
-        from neurips26.common.minilm import embed
+        from neurips26.common.models.minilm import embed
 
         new = sorted({t for t in texts if t not in self.cache})
         if new:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 STAGES = [("page_f1", "pages (F1)"), ("region_score", "regions"), ("fact_score", "facts"),
           ("answer_accuracy", "answer"), ("chain_rate", "complete chain")]  # fmt: skip

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.documents import page_count, page_size, page_words
+from neurips26.common.docbench.documents import page_count, page_size, page_words
 
 STOP = set("a an the of in on at to for by and or was were did that which what how much many is are than exceed".split())
 

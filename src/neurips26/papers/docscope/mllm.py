@@ -12,8 +12,8 @@ import json
 import os
 import urllib.request
 
-from neurips26.common.documents import render_page
-from neurips26.common.errors import UserError
+from neurips26.common.docbench.documents import render_page
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docscope.trajectory import Trajectory, parse
 
 PROMPT = (

@@ -14,8 +14,8 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from neurips26.common.documents import page_size, render_page
-from neurips26.common.errors import UserError
+from neurips26.common.docbench.documents import page_size, render_page
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docscope.index import Page, _union
 
 

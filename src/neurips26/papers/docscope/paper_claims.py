@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, SeedTest, paired
 from neurips26.papers.docscope import tables
 
 CHAIN_BOUND = 0.5  # "few correct answers have complete chains": fewer than half (the criterion before v2)

@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from neurips26.common.doc_benchmark import answer_of
+from neurips26.common.docbench.doc_benchmark import answer_of
 from neurips26.papers.docscope.index import Page
 from neurips26.papers.docscope.trajectory import UNANSWERABLE, Trajectory
 

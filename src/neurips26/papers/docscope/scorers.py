@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 
-from neurips26.common.documents import box_coverage
+from neurips26.common.docbench.documents import box_coverage
 
 LABELS = ("covered", "imprecise", "not_covered")
 

@@ -6,13 +6,13 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from neurips26.common.artifacts import read_csvs, write_csv, write_text
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything, set_threads
-from neurips26.common.stage import StageContext, figure_stage, prepared_data_dir, write_claims_and_metrics
+from neurips26.common.pipeline.artifacts import read_csvs, write_csv, write_text
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything, set_threads
+from neurips26.common.pipeline.stage import StageContext, figure_stage, prepared_data_dir, write_claims_and_metrics
 
-# Loaded on first use (common/lazy.py): the benchmark generator brings reportlab, experiments pypdfium2 / rank-bm25 /
+# Loaded on first use (common/pipeline/lazy): the benchmark generator brings reportlab, experiments pypdfium2 / rank-bm25 /
 # MiniLM, figures matplotlib; a table or claims job needs none of them.
 experiments, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.docscope", "experiments", "figures", "paper_claims", "tables"

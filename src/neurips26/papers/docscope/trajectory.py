@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 UNANSWERABLE = "Unanswerable"
 _EVIDENCE = re.compile(

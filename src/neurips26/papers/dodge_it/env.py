@@ -248,7 +248,7 @@ class Camera:
         try:
             self.renderer = mujoco.Renderer(model, size, size)
         except Exception as exc:  # noqa: BLE001 - any GL failure gets the same actionable message
-            from neurips26.common.errors import UserError
+            from neurips26.common.pipeline.errors import UserError
 
             raise UserError(f"dodge_it: cannot create an offscreen OpenGL context with MUJOCO_GL="
                             f"{os.environ['MUJOCO_GL']} ({type(exc).__name__}: {exc}). Install the EGL/Mesa packages "

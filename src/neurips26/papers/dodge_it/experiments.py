@@ -9,7 +9,7 @@ import pandas as pd
 import torch
 from tqdm import tqdm
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.dodge_it import rollout
 from neurips26.papers.dodge_it.env import Camera, load_model, sample_layouts, stream
 from neurips26.papers.dodge_it.policy import Policy, behaviour_cloning, group_advantages, grpo_update

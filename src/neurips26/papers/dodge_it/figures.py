@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 LABELS = {"expert": "scripted expert (blind)", "avoider": "scripted avoider (privileged reference)", "bc": "BC",
           "success_rl": "BC + RL (success only)", "dodge_rl": "BC + RL (DODGE-IT)",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import MIN_SEEDS, Claim, Control, RuleTest, SeedTest, paired, seed_interval
+from neurips26.common.pipeline.claims import MIN_SEEDS, Claim, Control, RuleTest, SeedTest, paired, seed_interval
 
 CAR_GAIN = 15.0  # points: DODGE-IT's CAR above success-only RL's (brief)
 SR_MARGIN = -5.0  # points: SR not more than 5 below the stronger of BC and success-only RL (non-inferiority)

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.dodge_it.observation import OBS_DIM
 
 

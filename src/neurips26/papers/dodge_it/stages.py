@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.artifacts import write_csv, write_npz
-from neurips26.common.errors import UserError
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import write_csv, write_npz
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import (
     StageContext,
     claims_stage,
     figure_stage,
@@ -36,7 +36,7 @@ def _load_policy(path: Path) -> dict:
 
 
 def _start(ctx: StageContext, outputs: str) -> int:
-    from neurips26.common.seeding import seed_everything
+    from neurips26.common.pipeline.seeding import seed_everything
 
     require_embedded(ctx, REAL)
     if len(ctx.outputs) != 2:

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from neurips26.common.errors import UserError
-from neurips26.common.images import read_rgb
+from neurips26.common.data.images import read_rgb
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.dofp_lut.mosaic import malus, mosaic
 
 IMAGE_FILES = {

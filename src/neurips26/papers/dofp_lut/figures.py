@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 COLORS = {"bilinear": "grey", "residual_interp": "tab:blue", "polanalyser": "tab:olive", "polanalyser_ea": "tab:cyan",
           "generic_lut": "tab:orange", "teacher": "black", "dofp_lut": "tab:red"}
@@ -54,7 +54,7 @@ def dolp_aolp_maps(arrays):
     """DoLP and AoLP of the ground truth, bilinear, the teacher and DoFP-LUT on a crop of the first test image."""
     import matplotlib.pyplot as plt
 
-    from neurips26.common.plotting import STYLE
+    from neurips26.common.pipeline.plotting import STYLE
 
     plt.rcParams.update(STYLE)
     names = [n for n in ["truth", "bilinear", "teacher", "dofp_lut"] if f"map_{n}_dolp" in arrays.files]

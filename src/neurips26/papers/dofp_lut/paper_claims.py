@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, RuleTest, SeedTest, paired
 
 EVIDENCE = {"main": "tables/main.csv", "pareto": "figures/pareto_quality_runtime.png",
             "maps": "figures/dolp_aolp_maps.png", "ablation": "figures/component_ablation.png",

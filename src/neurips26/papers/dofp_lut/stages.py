@@ -7,9 +7,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from neurips26.common.artifacts import read_csvs, write_csv, write_npz
-from neurips26.common.errors import UserError
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import read_csvs, write_csv, write_npz
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.stage import (
     StageContext,
     figure_stage,
     prepared_data_dir,
@@ -22,7 +22,7 @@ DATASET = "dofp_lut_skimage"
 
 def run(ctx: StageContext) -> None:
     """One seed: --input provenance.json --output seed.csv seed.npz."""
-    from neurips26.common.seeding import seed_everything
+    from neurips26.common.pipeline.seeding import seed_everything
     from neurips26.papers.dofp_lut import experiments
 
     require_embedded(ctx, "the KAUST / Tokyo Tech / Wen colour-polarization datasets")
@@ -39,7 +39,7 @@ def run_ablation(drop: str) -> Callable[[StageContext], None]:
     """The teacher retrained without one stage: --input provenance.json --seed N --output ablation.csv."""
 
     def stage(ctx: StageContext) -> None:
-        from neurips26.common.seeding import seed_everything
+        from neurips26.common.pipeline.seeding import seed_everything
         from neurips26.papers.dofp_lut import experiments
 
         require_embedded(ctx, "the KAUST / Tokyo Tech / Wen colour-polarization datasets")
@@ -103,7 +103,7 @@ def table_ablation(ctx: StageContext) -> None:
 
 
 def figure_maps(ctx: StageContext) -> None:
-    from neurips26.common.plotting import save_figure
+    from neurips26.common.pipeline.plotting import save_figure
     from neurips26.papers.dofp_lut import figures
 
     if len(ctx.inputs) != 1 or ctx.inputs[0].suffix != ".npz":

@@ -44,7 +44,7 @@ def lut_runs(luts: dict, cfg, names) -> dict:
         tables = kernel.tables(luts)
         runs["dofp_lut"] = lambda r: kernel.fused_demosaic(r, tables, cfg.index)
     if "dofp_lut_cuda" in names:
-        from neurips26.common.device import resolve_device
+        from neurips26.common.models.device import resolve_device
 
         if resolve_device(str(cfg.device)) == "cuda":
             runs["dofp_lut_cuda"] = _cuda_run(luts, cfg)

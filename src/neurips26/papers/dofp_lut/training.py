@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.dofp_lut import baselines
 from neurips26.papers.dofp_lut import features as ft
 from neurips26.papers.dofp_lut.data import Scene

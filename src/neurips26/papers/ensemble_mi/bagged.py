@@ -19,7 +19,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.svm import LinearSVC
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.ensemble_mi.data import Task
 from neurips26.papers.ensemble_mi.members import drop_words
 

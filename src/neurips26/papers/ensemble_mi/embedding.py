@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier, NearestCentroid
 
-from neurips26.common.minilm import MINILM_SHA256, encoder_path, load_minilm, verified_encoder_path  # noqa: F401
+from neurips26.common.models.minilm import MINILM_SHA256, encoder_path, load_minilm, verified_encoder_path  # noqa: F401
 from neurips26.papers.ensemble_mi.data import Task
 
 

@@ -10,7 +10,7 @@ COLORS = {"greedy_mi": "tab:red", "top_k": "tab:blue", "random_k": "grey", "gree
 
 
 def _curves(table: pd.DataFrame, column: str, ylabel: str):
-    from neurips26.common.plotting import new_figure  # matplotlib only in the figure jobs
+    from neurips26.common.pipeline.plotting import new_figure  # matplotlib only in the figure jobs
 
     tasks = sorted(table.task.unique(), key=lambda t: (not t.startswith("sim"), t))
     fig, axes = new_figure(len(tasks), width_per_col=2.7, height=2.9)
@@ -43,7 +43,7 @@ def mi_vs_budget(table: pd.DataFrame):
 def error_floor_vs_rho(table: pd.DataFrame):
     """Left: plurality-vote floor vs rho, closed form (lines) and simulation (points). Right: K = 2 information of M
     votes vs M against the ceiling I(Y; F) (eps = 0.3 rows)."""
-    from neurips26.common.plotting import new_figure
+    from neurips26.common.pipeline.plotting import new_figure
 
     fig, axes = new_figure(2, width_per_col=3.8)
     vote = table[table.kind == "vote"]

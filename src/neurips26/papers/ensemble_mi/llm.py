@@ -5,7 +5,7 @@ the model after the example; the prediction is the label word with the highest n
 generation). Compute is shared: the prefix's key/value cache is computed once per task and reused for every batch, the
 example is encoded once per prefix, and each suffix runs on top of that cache (then the cache is cropped back), so a
 member costs only its suffix tokens beyond the first. Logits are taken at the last position only. Loading the model and
-scoring the label words live in common/llm.py (shared with the other papers that use the LM).
+scoring the label words live in common/models/llm.py (shared with the other papers that use the LM).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import hashlib
 
 import numpy as np
 
-from neurips26.common.llm import score_prompts
+from neurips26.common.models.llm import score_prompts
 from neurips26.papers.ensemble_mi.data import LETTERS, Task
 
 # task -> suffix name -> (suffix text, label words in label order)

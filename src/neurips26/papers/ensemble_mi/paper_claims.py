@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired
 
 BASELINES = ("top_k", "random_k", "greedy_acc", "acc_div")
 PAPER = "arXiv 2602.08003 v1 (accuracy-vs-budget figures on MedMCQA, MMLU, IMDB); the abstract gives no number"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.ensemble_mi.data import Task
 
 FAMILIES = ("classic", "minilm", "bagged", "smollm2")

@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from neurips26.common.artifacts import write_csv
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import lazy_modules
-from neurips26.common.seed_streams import derived_seed
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import write_csv
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import lazy_modules
+from neurips26.common.pipeline.seed_streams import derived_seed
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     figure_stage,
     prepared_data_dir,
@@ -20,7 +20,7 @@ from neurips26.common.stage import (
     write_claims_and_metrics,
 )
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+# Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 data, experiments, figures, paper_claims, predictions, tables = lazy_modules(
     "neurips26.papers.ensemble_mi", "data", "experiments", "figures", "paper_claims", "predictions", "tables"
 )
@@ -76,7 +76,7 @@ def predict_llm(ctx: StageContext) -> None:
     provenance.json in cfg.tasks.names order, --seed N, --output one CSV per task in the same order."""
     import torch
 
-    from neurips26.common.llm import load_smollm2
+    from neurips26.common.models.llm import load_smollm2
     from neurips26.papers.ensemble_mi import llm
 
     names = list(ctx.cfg.tasks.names)
@@ -117,7 +117,7 @@ def run_floor(ctx: StageContext) -> None:
 
 
 def table_selected_models(ctx: StageContext) -> None:
-    from neurips26.common.artifacts import read_csvs
+    from neurips26.common.pipeline.artifacts import read_csvs
 
     if not ctx.inputs:
         raise UserError("table_selected_models needs --input with the run CSVs")
@@ -127,7 +127,7 @@ def table_selected_models(ctx: StageContext) -> None:
 def claims(ctx: StageContext) -> None:
     """--input every run CSV (simulator, real pools, floor): the claims compare per-seed values, which the tables
     (means over seeds) no longer hold."""
-    from neurips26.common.artifacts import read_csvs
+    from neurips26.common.pipeline.artifacts import read_csvs
 
     if not ctx.inputs:
         raise UserError("claims needs --input with the run CSVs (runs/<run>/seed<N>.csv)")

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 from scipy import ndimage
 
-from neurips26.common.errors import UserError
-from neurips26.common.fashion_mnist import load_fashion
-from neurips26.common.seed_streams import derived_seed
-from neurips26.common.seed_streams import rng as seed_stream
+from neurips26.common.data.fashion_mnist import load_fashion
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.seed_streams import derived_seed
+from neurips26.common.pipeline.seed_streams import rng as seed_stream
 
 DOMAINS = ("clean", "inverted", "noise_blur", "affine")
 POOL_END = 50_000
@@ -63,7 +63,7 @@ def train_extractor(x: np.ndarray, y: np.ndarray, cfg, seed: int):
     import torch
     import torch.nn.functional as F
 
-    from neurips26.common import optim
+    from neurips26.common.models import optim
 
     torch.manual_seed(seed)
     body, head = _extractor(cfg.extractor.width, cfg.extractor.feature_dim, 10)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 PANELS = (("cell_balanced", "cell-balanced accuracy"), ("worst_cell", "worst-cell accuracy"),
           ("worst_quarter", "mean of the worst quarter of cells"), ("minority_cell", "minority-cell accuracy"))

@@ -12,13 +12,13 @@ in `measured`).
 Positive controls (the same test where it must hold by design): the labelled BoDA-style reference `boda_labelled`
 (every pool label, ten times HyperIDAC's, at least min_cell in every cell, and its domain, with the domain-class counts
 divided out) in HyperIDAC's place; for the balanced-regime closeness claim, two heads of the same function class with
-the same pseudo-labels. A control that does not pass makes the claim inconclusive (common/claims.py `decide`)."""
+the same pseudo-labels. A control that does not pass makes the claim inconclusive (common/pipeline/claims.py `decide`)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired
 
 REFERENCE = "boda_labelled"
 WQ = "worst_quarter"

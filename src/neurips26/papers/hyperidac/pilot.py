@@ -31,7 +31,7 @@ def main(argv: list[str]) -> None:
 
     import torch
 
-    from neurips26.common.config import compose
+    from neurips26.common.pipeline.config import compose
     from neurips26.papers.hyperidac import data, experiments, tables
 
     parser = argparse.ArgumentParser()

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from neurips26.common.artifacts import read_csvs, write_csv, write_npz
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seed_streams import derived_seed
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import read_csvs, write_csv, write_npz
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seed_streams import derived_seed
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     claims_stage,
     figure_stage,
@@ -18,7 +18,7 @@ from neurips26.common.stage import (
     require_embedded,
 )
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+# Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 data, experiments, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.hyperidac", "data", "experiments", "figures", "paper_claims", "tables"
 )

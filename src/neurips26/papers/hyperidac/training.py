@@ -18,7 +18,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.hyperidac.method import HyperHead, prior_regularisers, pseudo_labels
 
 

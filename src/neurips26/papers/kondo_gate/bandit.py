@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate.method import dg_weights, keep_probability, kept_count
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate.method import delight
 
 SCREENS = ("delight", "random", "advantage", "abs_advantage", "surprisal", "additive")

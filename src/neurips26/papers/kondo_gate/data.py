@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from neurips26.common.errors import UserError
-from neurips26.common.idx import read_idx
-from neurips26.common.mnist_csv import read_mnist_csv
+from neurips26.common.data.idx import read_idx
+from neurips26.common.data.mnist_csv import read_mnist_csv
+from neurips26.common.pipeline.errors import UserError
 
 REAL_FILES = {"images": "train-images-idx3-ubyte.gz", "labels": "train-labels-idx1-ubyte.gz"}
 

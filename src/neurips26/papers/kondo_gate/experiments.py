@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from neurips26.common.device import resolve_device
-from neurips26.common.errors import UserError
+from neurips26.common.models.device import resolve_device
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate import bandit
 from neurips26.papers.kondo_gate.data import load_mnist
 from neurips26.papers.kondo_gate.tasks import MnistTask, ReversalTask

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 COLORS = {"dg": "black", "reinforce": "grey", "delight": "tab:red", "random": "tab:blue", "additive": "tab:green",
           "advantage": "tab:orange", "abs_advantage": "tab:brown", "surprisal": "tab:purple",

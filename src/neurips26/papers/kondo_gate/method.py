@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 
 def delight(advantage, logp):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired, per_seed_values
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired, per_seed_values
 
 PAPER = "arXiv 2603.20526"
 STAT = "auc"  # learning quality: area under the held-out learning curve (mean score over the evaluations)

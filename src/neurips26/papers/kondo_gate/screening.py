@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.kondo_gate.models import action_log_prob
 
 

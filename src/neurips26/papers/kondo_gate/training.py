@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import torch
 
-from neurips26.common import optim
-from neurips26.common.errors import UserError
+from neurips26.common.models import optim
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate.baselines import SCREENS, priority, reinforce_weights
 from neurips26.papers.kondo_gate.method import (
     backward_flops_per_sample,

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import NullFormatter
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 LABELS = {"mec": "MEC (w=1)", "mec_opt": "MEC (PPI++ w)", "naive": "naive (Y)", "audit_only": "audit-only (X_A)",
           "oracle": "oracle (all X)", "regression_calibration": "regression calibration",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.mec_mmd import baselines
 
 METHODS = ("mec", "naive", "audit_only", "oracle", "regression_calibration", "conv_true", "conv_misspecified")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired
 from neurips26.papers.mec_mmd import tables
 
 # The equivalence margin of "unbiased": MEC's mean bias within 5% of the oracle MMD^2 it estimates, at the top noise

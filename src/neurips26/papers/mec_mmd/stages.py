@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from neurips26.common.artifacts import write_csv
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import write_csv
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     figure_stage,
     require_embedded,
@@ -16,7 +16,7 @@ from neurips26.common.stage import (
     write_claims_and_metrics,
 )
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+# Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 experiments, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.mec_mmd", "experiments", "figures", "paper_claims", "tables"
 )
@@ -55,7 +55,7 @@ def _claims(ctx: StageContext) -> None:
     claim's statistic is computed per seed, and the seeds give its interval."""
     import pandas as pd
 
-    from neurips26.common.artifacts import read_csvs
+    from neurips26.common.pipeline.artifacts import read_csvs
 
     main = [p for p in ctx.inputs if p.name == "main.csv"]
     runs = {e: [p for p in ctx.inputs if p.parent.name == e] for e in ("bias", "rate", "estimation", "testing")}

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.artifacts import write_npz
-from neurips26.common.errors import UserError
-from neurips26.common.seed_streams import rng as seed_rng
+from neurips26.common.pipeline.artifacts import write_npz
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.seed_streams import rng as seed_rng
 from neurips26.papers.mental_imagery.puzzles import CANVAS, Jigsaw, make_families, parse_rush, replay
 
 JIGSAW_IMAGES = ["astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "retina.jpg", "hubble_deep_field.jpg",
@@ -92,7 +92,7 @@ def rush_boards(path: Path) -> list[tuple[int, str]]:
 
 
 def jigsaw_photos(data_dir: Path) -> list[np.ndarray]:
-    from neurips26.common.images import read_rgb
+    from neurips26.common.data.images import read_rgb
 
     out = []
     for name in JIGSAW_IMAGES:  # box-downsampled once so that the shorter side is about 96 pixels (cheap crops)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
 from neurips26.papers.mental_imagery.model import (
     EOS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, SeedTest, paired
 from neurips26.papers.mental_imagery.tables import FAMILIES
 
 MARGIN = 0.1  # "clearly above" the best image-blind policy: 10 points of solve rate (fixed before the default run)

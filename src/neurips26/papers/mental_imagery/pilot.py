@@ -19,8 +19,8 @@ from pathlib import Path
 import pandas as pd
 import torch
 
-from neurips26.common import optim
-from neurips26.common.config import compose
+from neurips26.common.models import optim
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.mental_imagery import data, experiments, tables
 from neurips26.papers.mental_imagery.model import batch_loss
 from neurips26.papers.mental_imagery.puzzles import make_families

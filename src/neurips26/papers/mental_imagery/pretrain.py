@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
 from neurips26.papers.mental_imagery.backbone import BACKBONE, backbone_state, load_backbone  # noqa: F401
 from neurips26.papers.mental_imagery.model import TinyVLM

@@ -117,7 +117,7 @@ class RushHour:
 
 def parse_rush(text: str, source: str) -> list[tuple[int, str]]:
     """(minimum number of moves, board) per line of rush_18k.txt."""
-    from neurips26.common.errors import UserError
+    from neurips26.common.pipeline.errors import UserError
 
     boards = []
     for n, line in enumerate(text.splitlines(), 1):

@@ -6,11 +6,11 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
-from neurips26.common.artifacts import read_csvs, write_csv, write_npz
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred
-from neurips26.common.seeding import seed_everything, set_threads
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import read_csvs, write_csv, write_npz
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred
+from neurips26.common.pipeline.seeding import seed_everything, set_threads
+from neurips26.common.pipeline.stage import (
     StageContext,
     claims_stage,
     figure_stage,

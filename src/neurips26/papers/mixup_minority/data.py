@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
-from neurips26.common.seed_streams import rng as seed_stream
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.seed_streams import rng as seed_stream
 
 DATASETS = {"fashion_mnist": "fashion_mnist", "digits": "digits", "cifar10": "cifar10", "cifar100": "cifar100"}
 
@@ -46,7 +46,7 @@ def load_task(name: str, folder: str | Path, cfg, seed: int) -> Task:
     """The training pool and the balanced test set of one dataset, as (n, C, H, W) float32. The digits split is drawn
     from the run seed (stream `digits_split`); Fashion-MNIST and CIFAR keep their official train / test sets."""
     if name == "fashion_mnist":
-        from neurips26.common.fashion_mnist import load_fashion
+        from neurips26.common.data.fashion_mnist import load_fashion
 
         xtr, ytr, xte, yte = load_fashion(Path(folder))
         xtr, xte = xtr.astype(np.float32) / 255.0, xte.astype(np.float32) / 255.0
@@ -55,7 +55,7 @@ def load_task(name: str, folder: str | Path, cfg, seed: int) -> Task:
         xtr, xte = xtr[:, None], xte[:, None]
         classes = 10
     elif name == "digits":
-        from neurips26.common.digits import read_digits
+        from neurips26.common.data.digits import read_digits
 
         pixels, labels = read_digits(folder)
         order = seed_stream(seed, "digits_split").permutation(len(labels))
@@ -66,7 +66,7 @@ def load_task(name: str, folder: str | Path, cfg, seed: int) -> Task:
         xte, yte = pixels[test].reshape(-1, 1, 8, 8) / 16.0, labels[test]
         classes = 10
     elif name in ("cifar10", "cifar100"):
-        from neurips26.common.cifar import ARCHIVES, read_cifar
+        from neurips26.common.data.cifar import ARCHIVES, read_cifar
 
         xtr, ytr = read_cifar(folder, name, "train")
         xte, yte = read_cifar(folder, name, "test")

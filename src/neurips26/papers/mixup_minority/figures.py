@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 LABELS = {"ce": "CE", "fixed_etf": "fixed ETF", "mixup_instance": "Mixup (instance)", "mixup_cb": "Mixup (class-bal.)",
           "mixup_lobm": "LOBM (class x class)", "bmls": "BMLS", "ms": "MS", "bmls_ms": "BMLS + MS"}
@@ -57,7 +57,7 @@ def feature_geometry(table: pd.DataFrame):
     kinds = [("w", "classifier rows"), ("mean", "centred class means")]
     import matplotlib.pyplot as plt
 
-    from neurips26.common.plotting import STYLE
+    from neurips26.common.pipeline.plotting import STYLE
 
     plt.rcParams.update(STYLE)
     fig, axes = plt.subplots(2, len(methods), figsize=(3.0 * len(methods), 5.6), squeeze=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, SeedTest, paired
 
 PAPER = {"value": None, "where": "OpenReview 4zrxudTpzn: only the abstract is public (no number to compare with)"}
 TRAINED_DECIDED_AT = "long"  # README pilot: 1000 steps leave instance sampling unconverged (tail 0.30 at 300 steps, 0.85

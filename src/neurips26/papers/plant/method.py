@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 
 
 def inattention(table: np.ndarray, k: int | None) -> np.ndarray:

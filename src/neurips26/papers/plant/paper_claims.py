@@ -9,13 +9,13 @@ inconclusive when it straddles it. Values in macro-F1 points. The bounds are tho
 
 The positive control (`oracle`) puts the oracle relevance (MI over all documents, test labels included, planted like
 PLANT) in PLANT's place under the same tests: if it does not pass, the tests cannot pass at this scale and the claim is
-inconclusive (common/claims.py `decide`)."""
+inconclusive (common/pipeline/claims.py `decide`)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, SeedTest
+from neurips26.common.pipeline.claims import Claim, Control, SeedTest
 
 PTS = 100.0
 RARE_BOUND = 5.0  # points: the brief's "clear margin (> 5 points)" on rare labels

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from neurips26.common.artifacts import write_csv, write_json, write_npz
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import lazy_modules
-from neurips26.common.seeding import seed_everything, set_threads
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import write_csv, write_json, write_npz
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything, set_threads
+from neurips26.common.pipeline.stage import (
     StageContext,
     figure_stage,
     prepared_data_dir,
@@ -22,7 +22,7 @@ from neurips26.common.stage import (
 )
 from neurips26.papers.plant import figures, tables
 
-# Loaded on first use (common/lazy.py): experiments brings torch and scikit-learn, which a table, figure or claims job
+# Loaded on first use (common/pipeline/lazy): experiments brings torch and scikit-learn, which a table, figure or claims job
 # never needs (tables and figures are named in STAGES below, so they load eagerly; both are light).
 data, experiments, paper_claims, baselines = lazy_modules("neurips26.papers.plant", "data", "experiments",
                                                          "paper_claims", "baselines")
@@ -89,9 +89,9 @@ def run(ctx: StageContext) -> None:
     protocol) are read from it instead of training that LAAT again (experiments.run)."""
     import torch
 
-    from neurips26.common.allocator import keep_freed_memory
+    from neurips26.common.models.allocator import keep_freed_memory
 
-    keep_freed_memory()  # where buffers come from, not what is computed (common/allocator.py: ~13 % of a main run)
+    keep_freed_memory()  # where buffers come from, not what is computed (common/models/allocator.py: ~13 % of a main run)
     set_threads(ctx.threads)
     seed = ctx.require_seed()
     seed_everything(seed)

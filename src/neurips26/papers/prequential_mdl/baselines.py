@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from neurips26.common.hessian import top_eigenpairs
+from neurips26.common.models.hessian import top_eigenpairs
 from neurips26.papers.prequential_mdl.method import code_length_bits
 
 

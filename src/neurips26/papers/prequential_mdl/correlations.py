@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import rankdata
 
-from neurips26.common.seed_streams import rng
+from neurips26.common.pipeline.seed_streams import rng
 
 KINDS = ("pearson", "spearman", "kendall")
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.cifar import ARCHIVES, read_cifar
-from neurips26.common.errors import UserError
-from neurips26.common.fashion_mnist import load_fashion
-from neurips26.common.mnist_csv import read_mnist_csv
+from neurips26.common.data.cifar import ARCHIVES, read_cifar
+from neurips26.common.data.fashion_mnist import load_fashion
+from neurips26.common.data.mnist_csv import read_mnist_csv
+from neurips26.common.pipeline.errors import UserError
 
 STREAMS = {"data": 1, "noise": 2, "test_noise": 3}
 

@@ -10,8 +10,8 @@ import pandas as pd
 import torch
 from tqdm import tqdm
 
-from neurips26.common import optim
-from neurips26.common.errors import UserError
+from neurips26.common.models import optim
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.prequential_mdl import baselines, data, method
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure, pyplot
+from neurips26.common.pipeline.plotting import new_figure, pyplot
 
 REGIME_TRAIN_ERR = 0.01 + 1e-9  # config regime.max_train_err (the figure rules read only the runs table)
 MARKERS = ["o", "s", "^", "D", "v", "P"]

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, RuleTest
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest
 from neurips26.papers.prequential_mdl.correlations import bootstrap_rng, bootstrap_seed, correlate, pearson_rows
 from neurips26.papers.prequential_mdl.tables import interpolating
 

@@ -12,8 +12,8 @@ import pandas as pd
 import torch
 from scipy.stats import spearmanr
 
-from neurips26.common.seed_streams import derived_seed
-from neurips26.common.seed_streams import rng as seed_stream
+from neurips26.common.pipeline.seed_streams import derived_seed
+from neurips26.common.pipeline.seed_streams import rng as seed_stream
 from neurips26.papers.rldp import baselines, method
 from neurips26.papers.rldp import data as D
 from neurips26.papers.rldp import model as M
@@ -164,8 +164,8 @@ def run_llm(cfg, folder: Path, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     difficulty proxy = grade level (elementary 1, high school 2, college 3). The seed draws the question pool (stream
     "llm_pool"; at tiny also the random Llama's weights, "llm_init"); hidden states at the last prompt token of the
     pool; then references (easy: elementary, hard: college), probe set and test set from the pool."""
-    from neurips26.common.llm import encode_left_padded, load_smollm2, residual_stream
-    from neurips26.common.text_corpora import load_mmlu
+    from neurips26.common.data.text_corpora import load_mmlu
+    from neurips26.common.models.llm import encode_left_padded, load_smollm2, residual_stream
 
     spec = cfg.llm
     _, split = load_mmlu(folder)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 LABELS = {"rldp": "RLDP (8 refs)", "probe": "ridge probe (trained)", "rollout": "rollout agreement",
           "length": "prompt length", "surface": "surface probe (character counts)", "random": "random",

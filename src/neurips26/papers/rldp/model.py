@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from neurips26.common import optim
+from neurips26.common.models import optim
 from neurips26.papers.rldp import data as D
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, SeedTest, paired
 
 TRUTH = "a router given the true difficulty level (ties broken at random) in place of RLDP"
 GRADE = "a router given the grade level (ties broken at random) in place of RLDP"

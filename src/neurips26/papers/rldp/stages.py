@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from neurips26.common.artifacts import write_csv, write_torch
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import write_csv, write_torch
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     claims_stage,
     figure_stage,
@@ -17,7 +17,7 @@ from neurips26.common.stage import (
     table_stage,
 )
 
-# Loaded on first use (common/lazy.py): experiments brings torch and transformers, tables scipy.stats, figures
+# Loaded on first use (common/pipeline/lazy.py): experiments brings torch and transformers, tables scipy.stats, figures
 # matplotlib; a job imports only what its stage needs.
 experiments, figures, paper_claims, tables = lazy_modules("neurips26.papers.rldp", "experiments", "figures",
                                                           "paper_claims", "tables")

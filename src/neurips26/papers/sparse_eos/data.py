@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 SKIMAGE_DATASET, FASHION_DATASET, CIFAR_DATASET = "dofp_lut_skimage", "fashion_mnist", "cifar10"
 PHOTOS = ("astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "motorcycle_left.png")  # natural scenes only
@@ -57,7 +57,7 @@ def checked_dir(provenance: Path, dataset: str) -> Path:
     found = json.loads(provenance.read_text()).get("dataset")
     if found != dataset:
         raise UserError(f"{provenance}: expected the provenance of dataset {dataset!r}, got {found!r}")
-    from neurips26.common.provenance import verified_input
+    from neurips26.common.pipeline.provenance import verified_input
 
     return verified_input(provenance.parent)  # every recorded file still has its recorded sha256
 
@@ -66,7 +66,7 @@ def skimage_gray(folder: Path) -> list[np.ndarray]:
     import skimage.color
     import skimage.transform
 
-    from neurips26.common.images import read_rgb
+    from neurips26.common.data.images import read_rgb
 
     out = []
     for name in PHOTOS:
@@ -87,7 +87,7 @@ def skimage_crops(photos: list[np.ndarray], rng: np.random.Generator, n: int, si
 
 def fashion_images(folder: Path, rng: np.random.Generator, n: int, side: int) -> np.ndarray:
     """n random Fashion-MNIST training images, 2x2 mean-pooled to 14 x 14 and centre-cropped to side x side."""
-    from neurips26.common.fashion_mnist import load_fashion
+    from neurips26.common.data.fashion_mnist import load_fashion
 
     images = load_fashion(folder)[0]
     pick = images[rng.choice(len(images), size=n, replace=False)].astype(float) / 255.0
@@ -101,7 +101,7 @@ def fashion_images(folder: Path, rng: np.random.Generator, n: int, side: int) ->
 def cifar_images(folder: Path, rng: np.random.Generator, n: int, side: int, pool: int) -> np.ndarray:
     """n random images among the first `pool` CIFAR-10 training images (official archive, read by common.cifar),
     made grey (rgb2gray weights), 2x2 mean-pooled to 16 x 16 and centre-cropped to side x side, values in [0, 1]."""
-    from neurips26.common.cifar import read_cifar
+    from neurips26.common.data.cifar import read_cifar
 
     if side > 16:
         raise UserError(f"sparse_eos: image side {side} exceeds the 16 x 16 pooled CIFAR-10 images")

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from neurips26.common.hessian import top_eigenpairs
+from neurips26.common.models.hessian import top_eigenpairs
 from neurips26.papers.sparse_eos import data, measures
 from neurips26.papers.sparse_eos.method import mse, train
 from neurips26.papers.sparse_eos.models import PatchNet, windows_1d, windows_2d

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.common.plotting import new_figure
+from neurips26.common.pipeline.plotting import new_figure
 
 
 def _sphere(main: pd.DataFrame, block: str) -> pd.DataFrame:

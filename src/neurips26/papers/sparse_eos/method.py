@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from neurips26.common.hessian import top_eigenpairs
+from neurips26.common.models.hessian import top_eigenpairs
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The claims of the abstract (config/claims/sparse_eos.yaml) and of the brief, claims contract v2: each test compares
 per-seed values (the `<value>_seed<N>` columns of tables/main.csv and tables/geometry.csv) through the 95% t interval
-of common/claims.py. The bounds are the ones the criteria used before v2 (config claims.*, fixed before the configured
+of common/pipeline/claims. The bounds are the ones the criteria used before v2 (config claims.*, fixed before the configured
 seeds ran); the per-seed statistic replaces the seed-mean statistic (JOURNAL.md, 2026-12-03).
 
 Gaps are `gap_converged`: a run that did not meet the convergence rule (step cap, no descent) has no gap, so its seed
@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from neurips26.common.claims import Claim, Control, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, SeedTest, paired
 from neurips26.papers.sparse_eos.tables import seed_values
 
 GAP = "gap_converged"

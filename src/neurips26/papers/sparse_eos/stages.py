@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from neurips26.common.artifacts import write_csv
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import StageContext, claims_stage, figure_stage, table_stage
+from neurips26.common.pipeline.artifacts import write_csv
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import StageContext, claims_stage, figure_stage, table_stage
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py); the geometry job never imports torch.
+# Loaded on first use: a job imports only what its stage needs (common/pipeline/lazy); the geometry job never imports torch.
 data, experiments, figures, geometry, paper_claims, tables = lazy_modules(
     "neurips26.papers.sparse_eos", "data", "experiments", "figures", "geometry", "paper_claims", "tables"
 )

@@ -2,7 +2,7 @@
 
 data: embedded: scikit-learn's 8x8 digits (1,797 real handwritten digits shipped inside the scikit-learn wheel, sha256-
 checked); a class-stratified split of n_train training images and a probe set of held-out images for the NTK, drawn
-from the run's seed (seed stream "split", common/seed_streams.py; claims contract v2: every random choice follows the run
+from the run's seed (seed stream "split", pipeline/seed_streams; contract v2: each random choice follows the run
 seed). data: real: Cohen et al.'s protocol, the first `cifar10.n_train` images of the CIFAR-10
 training set (official archive, md5-checked) and the next `probe_size` as the probe (the published protocol: not
 drawn). Inputs are standardised per pixel
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.cifar import read_cifar
-from neurips26.common.digits import DIGITS_FILE, read_digits  # noqa: F401 (DIGITS_FILE: re-exported for the tests)
-from neurips26.common.errors import UserError
-from neurips26.common.seed_streams import rng as seed_stream
+from neurips26.common.data.cifar import read_cifar
+from neurips26.common.data.digits import DIGITS_FILE, read_digits  # noqa: F401 (DIGITS_FILE: re-exported for the tests)
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.seed_streams import rng as seed_stream
 
 N_CLASSES = 10
 

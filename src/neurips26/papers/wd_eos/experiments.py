@@ -8,7 +8,7 @@ import pandas as pd
 import torch
 from tqdm import tqdm
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.wd_eos import baselines, measures, method, models
 from neurips26.papers.wd_eos.data import N_CLASSES, Split
 from neurips26.papers.wd_eos.grid import budget, eos_stop_index, eos_window

@@ -7,7 +7,7 @@ import torch
 from torch import nn
 from torch.func import functional_call, grad, vmap
 
-from neurips26.common import hessian
+from neurips26.common.models import hessian
 
 
 def sharpness_and_alignment(loss_fn, params: list[torch.Tensor], iters: int, v0: torch.Tensor | None,

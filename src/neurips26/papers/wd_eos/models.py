@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU, "elu": nn.ELU}
 

@@ -1,6 +1,6 @@
 """The claims of the abstract (config/claims/wd_eos.yaml), claims contract v2: each test compares per-seed values over
 the run seeds (tables/runs.csv, one row per run; the CNN's replicate runs s + 1000 are run seeds of their own) through
-the 95% t interval of common/claims.py. The bounds are the ones the criteria used before v2 (config claims.*, from the
+the 95% t interval in common/pipeline/claims. The bounds are the ones the criteria used before v2 (config claims.*, from the
 brief); the per-seed statistic replaces the seed-mean statistic (JOURNAL.md, 2026-12-03).
 
 Per run seed, on the coupled runs of an arch at its largest step size:
@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from neurips26.common.claims import Claim, Control, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, SeedTest, paired
 from neurips26.papers.wd_eos import controls, summary
 from neurips26.papers.wd_eos.grid import budget, eos_window
 

@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from neurips26.common.artifacts import read_csvs, write_csv
-from neurips26.common.device import resolve_device
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.models.device import resolve_device
+from neurips26.common.pipeline.artifacts import read_csvs, write_csv
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     claims_stage,
     figure_stage,
@@ -20,7 +20,7 @@ from neurips26.common.stage import (
 )
 from neurips26.papers.wd_eos.grid import eos_window
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+# Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 data, experiments, figures, paper_claims, summary = lazy_modules(
     "neurips26.papers.wd_eos", "data", "experiments", "figures", "paper_claims", "summary"
 )

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from neurips26.common.errors import UserError
-from neurips26.common.seed_streams import rng as seed_stream
-from neurips26.common.text_corpora import load_bbc, load_imdb, load_mmlu
+from neurips26.common.data.text_corpora import load_bbc, load_imdb, load_mmlu
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.seed_streams import rng as seed_stream
 
 DATASETS = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu"}
 FORMAT = {"imdb": ("Review", "Sentiment:"), "bbc": ("Article", "Topic:"), "mmlu_subject": ("Question", "Subject:")}

@@ -21,10 +21,10 @@ import numpy as np
 import pandas as pd
 import torch
 
-from neurips26.common import optim
-from neurips26.common.device import resolve_device
-from neurips26.common.llm import encode_left_padded, label_token_ids
-from neurips26.common.seed_streams import derived_seed
+from neurips26.common.models import optim
+from neurips26.common.models.device import resolve_device
+from neurips26.common.models.llm import encode_left_padded, label_token_ids
+from neurips26.common.pipeline.seed_streams import derived_seed
 from neurips26.papers.zo_dominant_layer import lora, method, models
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from neurips26.common.plotting import pyplot
+from neurips26.common.pipeline.plotting import pyplot
 
 
 def _per_task(frame: pd.DataFrame, column: str, ylabel: str, log: bool = False):

@@ -1,4 +1,4 @@
-"""The two decoders: the bundled SmolLM2-135M (common/llm.py) and a small Llama-config decoder built here, and a
+"""The two decoders: the bundled SmolLM2-135M (common/models/llm.py) and a small Llama-config decoder built here, and a
 runner that evaluates the label-word loss from any layer on cached residual-stream inputs.
 
 The small decoder (random weights, a word-hash tokenizer) keeps the tiny scale and the tests fast; `plant_outlier`
@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import torch
 
-from neurips26.common.errors import UserError
+from neurips26.common.pipeline.errors import UserError
 
 
 class HashTokenizer:
@@ -54,7 +54,7 @@ def plant_outlier(model, layer: int, scale: float, channel: int = 0) -> None:
 def load(name: str, cfg, seed: int = 0, folder=None):
     """(tokenizer, model); for smollm2 from `folder` (the job's exported copy, common/llm.export_smollm2) if given."""
     if name == "smollm2":
-        from neurips26.common.llm import load_exported, load_smollm2
+        from neurips26.common.models.llm import load_exported, load_smollm2
 
         return load_exported(folder) if folder is not None else load_smollm2()
     if name == "small_decoder":
@@ -86,7 +86,7 @@ class Runner:
 
     def cache_inputs(self, layers) -> None:
         """Residual stream at the input of each layer in `layers` (the frozen prefix, computed once)."""
-        from neurips26.common.llm import residual_stream
+        from neurips26.common.models.llm import residual_stream
 
         states = residual_stream(self.model, self.ids, self.mask, self.position)
         self.cache = {int(layer): states[int(layer)].clone() for layer in layers}

@@ -9,7 +9,7 @@ import math
 
 import pandas as pd
 
-from neurips26.common.claims import Claim, Control, RuleTest, SeedTest, paired
+from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired
 
 LAYERS = ["tables/layers.csv", "tables/layers_seeds.csv", "figures/zo_snr_per_layer.png"]
 PLANTED = "detector on the small decoder (initialised from each run seed) with an outlier planted at a known layer"
@@ -20,7 +20,7 @@ def planted_control(cfg, seed: int) -> dict:
     decoder's random weights follow the run seed (experiments.init_seed)."""
     import torch
 
-    from neurips26.common.llm import encode_left_padded, residual_stream
+    from neurips26.common.models.llm import encode_left_padded, residual_stream
     from neurips26.papers.zo_dominant_layer import method, models
     from neurips26.papers.zo_dominant_layer.experiments import init_seed
 

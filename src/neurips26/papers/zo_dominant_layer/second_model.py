@@ -1,4 +1,4 @@
-"""The second model family for "model-specific": the detector on the bundled all-MiniLM-L6-v2 encoder (common/minilm.py,
+"""The second model family for "model-specific": the detector on the bundled all-MiniLM-L6-v2 encoder (common/models/minilm,
 6 post-LN BERT layers), on the same held-out prompts as SmolLM2 (one job per run seed: the seed draws the split).
 Inference only: the residual stream after each layer (transformers' hidden states; index 0 the embeddings),
 r_l = max|h_l| / median|h_l| over real tokens, and the first layer holding a massive activation by the same thresholds
@@ -15,7 +15,7 @@ def minilm_profile(cfg, tasks) -> pd.DataFrame:
     """Per task x layer (0-based, the output of encoder layer l): ratio, max|h|, median|h|, where the max sits, l*."""
     import torch
 
-    from neurips26.common.minilm import load_minilm
+    from neurips26.common.models.minilm import load_minilm
 
     tokenizer, model = load_minilm()
     frames = []

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from neurips26.common.artifacts import write_csv
-from neurips26.common.errors import UserError
-from neurips26.common.lazy import deferred, lazy_modules
-from neurips26.common.seeding import seed_everything
-from neurips26.common.stage import (
+from neurips26.common.pipeline.artifacts import write_csv
+from neurips26.common.pipeline.errors import UserError
+from neurips26.common.pipeline.lazy import deferred, lazy_modules
+from neurips26.common.pipeline.seeding import seed_everything
+from neurips26.common.pipeline.stage import (
     StageContext,
     claims_stage,
     figure_stage,
@@ -18,7 +18,7 @@ from neurips26.common.stage import (
     table_stage,
 )
 
-# Loaded on first use: each job imports only what its stage needs (common/lazy.py).
+# Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 data, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.zo_dominant_layer", "data", "figures", "paper_claims", "tables"
 )
@@ -29,7 +29,7 @@ REAL_SOURCES = "MeZO's SuperGLUE/SQuAD/DROP tasks and the hub models Llama-2-7b-
 def model(ctx: StageContext) -> None:
     """--output a folder: SmolLM2 exported once as float32 safetensors (bit-identical to the GGUF load, checked), so
     that each run job loads it in ~2 s instead of ~30 s. Deleted by Snakemake once every run job is done (temp)."""
-    from neurips26.common.llm import export_smollm2
+    from neurips26.common.models.llm import export_smollm2
 
     export_smollm2(ctx.output)
 

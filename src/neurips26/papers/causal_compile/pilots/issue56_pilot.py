@@ -8,7 +8,7 @@ import sys
 
 import pandas as pd
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.causal_compile import experiments, paper_claims, tables
 
 

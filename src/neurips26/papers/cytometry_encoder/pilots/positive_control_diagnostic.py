@@ -37,9 +37,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--set", dest="overrides", action="append", default=[], help="a config override key=value")
     args = parser.parse_args()
-    from neurips26.common.allocator import keep_freed_memory
-    from neurips26.common.config import compose
-    from neurips26.common.seeding import seed_everything, set_threads
+    from neurips26.common.models.allocator import keep_freed_memory
+    from neurips26.common.pipeline.config import compose
+    from neurips26.common.pipeline.seeding import seed_everything, set_threads
     from neurips26.papers.cytometry_encoder import corpus, experiments, pretrain, probe
     from neurips26.papers.cytometry_encoder.diagnostics import describe, true_frequencies
 

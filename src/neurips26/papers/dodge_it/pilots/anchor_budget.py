@@ -19,7 +19,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.dodge_it import convergence, experiments, rollout
 from neurips26.papers.dodge_it.env import sample_layouts
 from neurips26.papers.dodge_it.policy import Policy

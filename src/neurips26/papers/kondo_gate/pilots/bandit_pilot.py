@@ -6,7 +6,7 @@ import sys
 import pandas as pd
 from hydra import compose, initialize_config_dir
 
-from neurips26.common.registry import repo_root
+from neurips26.common.pipeline.registry import repo_root
 from neurips26.papers.kondo_gate.experiments import run_bandit
 
 with initialize_config_dir(str(repo_root() / "config" / "kondo_gate"), version_base=None):

@@ -6,8 +6,8 @@ import time
 
 from hydra import compose, initialize_config_dir
 
-from neurips26.common.registry import repo_root
-from neurips26.common.seeding import set_threads
+from neurips26.common.pipeline.registry import repo_root
+from neurips26.common.pipeline.seeding import set_threads
 from neurips26.papers.kondo_gate.tasks import ReversalTask
 from neurips26.papers.kondo_gate.training import Spec, train
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import torch
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.mental_imagery import data, experiments, pretrain
 
 MIXES = {"uniform": [], "jigsaw3": ["+pretrain.family_weight.jigsaw=3"]}

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.mental_imagery import data, experiments, pretrain
 from neurips26.papers.mental_imagery.model import EOS, generate
 from neurips26.papers.mental_imagery.puzzles import make_families

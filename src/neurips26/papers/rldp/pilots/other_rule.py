@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.rldp import experiments, paper_claims, tables
 from neurips26.papers.rldp import model as M
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from neurips26.common.config import compose
+from neurips26.common.pipeline.config import compose
 from neurips26.papers.rldp import experiments
 
 GAP = 0.01  # the no-think route must stay below the think route by more than the routing tolerance (1 point)

@@ -71,7 +71,7 @@ def scan(seeds: list[int]) -> None:
 
 
 def run(seed: int, wd: float, cap: int, eta: float = 0.03) -> None:
-    from neurips26.common.seeding import seed_everything
+    from neurips26.common.pipeline.seeding import seed_everything
     from neurips26.papers.wd_eos import experiments
 
     cfg, split = _setup(seed)
