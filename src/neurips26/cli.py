@@ -109,48 +109,42 @@ def run_one_stage(paper_id: str, stages: dict, args: argparse.Namespace) -> None
     stages[args.stage](ctx)
 
 
+# Each project command's entry point, `module:function` taking the remaining arguments; imported only when run, so a
+# stage job never pays for the report's or DVC's imports.
+ENTRY_POINTS = {
+    "report": "neurips26.report.build:main",
+    "data": "neurips26.cli:prepare_dataset",
+    "lock-data": "neurips26.cli:lock_data",
+    "dvc-yaml": "neurips26.dvc_yaml:main",
+    "dvc-pulled": "neurips26.dvc_pulled:main",
+    "dvc-plots-offline": "neurips26.dvc_plots_offline:main",
+    "verdicts": "neurips26.report.verdicts:main",
+    "new-paper": "neurips26.scaffold:main",
+    "robustness": "neurips26.cli:run_robustness",
+    "papers": "neurips26.cli:print_papers",
+}
+
+
 def run_project_command(command: str, argv: list[str]) -> None:
-    if command == "report":
-        from neurips26.report.build import main as report_main
+    module, function = ENTRY_POINTS[command].split(":")
+    getattr(importlib.import_module(module), function)(argv)
 
-        report_main(argv)
-    elif command == "data":
-        from neurips26.common.data.datasets import get_dataset, prepare
-        from neurips26.common.pipeline.registry import repo_root
 
-        parser = argparse.ArgumentParser(prog="python -m neurips26 data")
-        parser.add_argument("dataset")
-        parser.add_argument("--mode", choices=("embedded", "real"), default="embedded")
-        args = parser.parse_args(argv)
-        print(prepare(get_dataset(args.dataset), args.mode, repo_root()))
-    elif command == "lock-data":
-        lock_data(argv)
-    elif command == "dvc-yaml":
-        from neurips26.dvc_yaml import main as dvc_main
+def prepare_dataset(argv: list[str]) -> None:
+    from neurips26.common.data.datasets import get_dataset, prepare
+    from neurips26.common.pipeline.registry import repo_root
 
-        dvc_main(argv)
-    elif command == "dvc-pulled":
-        from neurips26.dvc_pulled import main as pulled_main
+    parser = argparse.ArgumentParser(prog="python -m neurips26 data")
+    parser.add_argument("dataset")
+    parser.add_argument("--mode", choices=("embedded", "real"), default="embedded")
+    args = parser.parse_args(argv)
+    print(prepare(get_dataset(args.dataset), args.mode, repo_root()))
 
-        pulled_main(argv)
-    elif command == "dvc-plots-offline":
-        from neurips26.dvc_plots_offline import main as offline_main
 
-        offline_main(argv)
-    elif command == "verdicts":
-        from neurips26.report.verdicts import main as verdicts_main
+def print_papers(argv: list[str]) -> None:
+    from neurips26.common.pipeline.registry import papers_markdown
 
-        verdicts_main(argv)
-    elif command == "new-paper":
-        from neurips26.scaffold import main as scaffold_main
-
-        scaffold_main(argv)
-    elif command == "robustness":
-        run_robustness(argv)
-    elif command == "papers":
-        from neurips26.common.pipeline.registry import papers_markdown
-
-        print(papers_markdown(), end="")
+    print(papers_markdown(), end="")
 
 
 def run_robustness(argv: list[str]) -> None:

@@ -66,3 +66,22 @@ def test_an_unknown_later_stage_stops_the_call_before_any_stage_writes(repo_root
 def test_an_empty_step_is_an_error(repo_root, tmp_path):
     result = run_cli(repo_root, "mec_mmd", "config", "--output", str(tmp_path / "a.yaml"), "::")
     assert result.returncode == 2 and "empty stage" in result.stderr
+
+
+def test_every_reserved_command_has_an_entry_point_that_exists():
+    import importlib
+
+    from neurips26.cli import ENTRY_POINTS
+    from neurips26.project_commands import PROJECT_COMMANDS
+
+    assert set(ENTRY_POINTS) == set(PROJECT_COMMANDS)
+    for target in ENTRY_POINTS.values():
+        module, function = target.split(":")
+        assert callable(getattr(importlib.import_module(module), function)), target
+
+
+def test_the_papers_command_prints_the_registry(capsys):
+    from neurips26.cli import main
+
+    assert main(["papers"]) == 0
+    assert "mec_mmd" in capsys.readouterr().out

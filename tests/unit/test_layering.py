@@ -1,5 +1,6 @@
 """The package's layers (docs/architecture.md): papers never import each other; common/ never imports a paper, the CLI,
-the report or the robustness tools, and inside it pipeline/ < data/ < models/ (docbench/ on pipeline/ alone); the report and the robustness tools never import a paper; and no cycle of imports
+the report or the robustness tools, and inside it pipeline/ < data/ < models/ (docbench/ on pipeline/ alone); the
+report and the robustness tools never import a paper; and no cycle of imports
 anywhere in src/neurips26 (imports inside functions included: a cycle there breaks as soon as someone hoists one)."""
 
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""Code that two papers or more use, by concern: pipeline/ (the framework), data/, models/, docbench/ (docs/architecture.md)."""
+"""Code that two papers or more use, by concern: pipeline/ (the framework), data/, models/, docbench/
+(docs/architecture.md)."""
