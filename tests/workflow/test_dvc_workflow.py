@@ -1,6 +1,7 @@
 """DVC as its users use it, on a one-paper copy of the repository (mec_mmd at the tiny scale, one seed): a remote with
-push / fresh clone / pull, experiments with params and metrics, plots. Every DVC process runs with the network blocked
-(a sitecustomize refuses any non-local connection or name lookup; a positive control shows the block works)."""
+push / fresh clone / pull, experiments with params and metrics (run directly and through the queue), plots. Every DVC
+process runs with the network blocked (a sitecustomize refuses any non-local connection or name lookup; a positive
+control shows the block works)."""
 
 import csv
 import json
@@ -9,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -186,6 +188,28 @@ def test_exp_run_is_listed_with_its_params_and_every_metric(pushed, experiment, 
     diff = json.loads(dvc(pushed, blocker, "params", "diff", "--json").stdout)
     change = diff["config/config.yaml"]["seeds"]  # DVC reports list values as their text
     assert yaml.safe_load(str(change["old"])) == [0] and yaml.safe_load(str(change["new"])) == [1], diff
+
+
+def test_a_queued_experiment_runs_through_the_queue_worker(pushed, experiment, blocker):
+    """`dvc exp run --queue`, then `dvc queue start`: the worker runs the pipeline in its own copy of the workspace (it
+    stops once the queue is empty) and the experiment is listed with its params and metrics, as one run with -S is."""
+    name = "queued-seed2"
+    dvc(pushed, blocker, "exp", "run", "--queue", "-n", name, "-S", "config/config.yaml:seeds=[2]")
+    dvc(pushed, blocker, "queue", "start", "-j", "1")
+    deadline, status = time.monotonic() + 600, ""
+    try:
+        while time.monotonic() < deadline:
+            status = dvc(pushed, blocker, "queue", "status").stdout
+            if re.search(rf"{name}.*(Success|Failed)", status):
+                break
+            time.sleep(5)
+    finally:
+        dvc(pushed, blocker, "queue", "stop", "--kill", check=False)
+    logs = dvc(pushed, blocker, "queue", "logs", name, check=False)
+    assert re.search(rf"{name}.*Success", status), status + logs.stdout[-3000:] + logs.stderr[-2000:]
+    row = find_row(json.loads(dvc(pushed, blocker, "exp", "show", "--json").stdout), name)
+    assert row is not None and row["data"]["params"]["config/config.yaml"]["data"]["seeds"] == [2]
+    assert row["data"]["metrics"][f"results/{PAPER}/metrics.json"]["data"], row["data"]["metrics"]
 
 
 def test_plots_show_and_diff_write_their_html_without_network(pushed, experiment, blocker, tmp_path):
