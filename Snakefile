@@ -38,6 +38,3 @@ rule all:
         "results/all",
     default_target: True
 
-
-# Parse-time facts learnt in this parse are kept for the next one (common/pipeline/parse_memo.py).
-SOURCE_FACTS.save()

@@ -3,9 +3,8 @@ replaced, in fresh interpreters, in a throwaway copy of the repository:
 
     .venv/bin/python benchmarks/bench_mechanisms.py [--repeat 8]
 
-- parse memo (common/pipeline/parse_memo): `snakemake -n results/all` with the memo as a previous parse left it, against
-  the same dry run with the memo deleted first (every file hashed and scanned again, as without the memo);
-- code stamps (common/pipeline/code_stamp): the same dry run with each rule's code input listed file by file;
+- code stamps (common/pipeline/code_stamp): `snakemake -n results/all` against the same dry run with each rule's code
+  input listed file by file;
 - parse-time config (common/pipeline/config.scale_config + settings): the same dry run composing every paper's settings
   with Hydra's compose API;
 - optimizers without the dynamo import (common/models/optim): one training job's optimizer cost, a fresh interpreter
@@ -21,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -78,20 +76,9 @@ def run_snakemake(copy: Path, prelude: str = "") -> float:
     return elapsed
 
 
-def forget_parse_memo(copy: Path) -> None:
-    memo = copy / ".snakemake" / "neurips26"
-    (memo / "source_facts.json").unlink(missing_ok=True)
-    shutil.rmtree(memo / "checked", ignore_errors=True)
-
-
 def dry_run_variants(copy: Path) -> dict:
-    def without_memo():
-        forget_parse_memo(copy)
-        return run_snakemake(copy)
-
     return {
         "as shipped": lambda: run_snakemake(copy),
-        "no parse memo": without_memo,
         "code inputs listed file by file": lambda: run_snakemake(copy, LISTED_CODE_INPUTS),
         "Hydra compose at parse time": lambda: run_snakemake(copy, HYDRA_SETTINGS),
     }
@@ -135,7 +122,7 @@ def main(argv: list[str]) -> None:
     rng = random.Random(0)
     with tempfile.TemporaryDirectory() as tmp:
         copy = copy_repository(Path(tmp))
-        run_snakemake(copy)  # the memo and the stamps as a previous parse leaves them
+        run_snakemake(copy)  # the code stamps as a previous parse leaves them
         dry = measure(dry_run_variants(copy), args.repeat, rng)
         jobs = measure({name: (lambda o=o: training_job(copy, o)) for name, o in OPTIMIZERS.items()}, args.repeat, rng)
     frame = pd.DataFrame(paired_rows("snakemake -n results/all", dry, "as shipped")

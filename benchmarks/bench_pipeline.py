@@ -4,7 +4,7 @@
 
 - `snakemake -n results/all` (default scale, nothing built): parse + DAG time, budget Snakemake's own floor + 1.5 s
   (the floor moves with the machine; the pipeline's share is what this project controls), judged on the
-  median of the repeats after the first; the first (a fresh copy: no parse memo yet, common/pipeline/parse_memo) is printed
+  median of the repeats after the first; the first (a fresh copy: no code stamps written yet) is printed
   apart, and so is Snakemake's own floor on this machine, the dry run of a one-rule workflow, because this machine's
   speed varies about twofold between hours (the floor measured 1.05 to 2.4 s on 2026-12-02) and the floor separates
   that from the pipeline's share;

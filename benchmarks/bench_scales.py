@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_scales.py --scale tiny [--papers mec_mmd wd_eos] [--cores 2]
 
-Each paper runs cold (a fresh copy of the repository: no results, no parse memo) alone with `--cores N`, to its
+Each paper runs cold (a fresh copy of the repository: no results, no code stamps) alone with `--cores N`, to its
 claims.json at the given scale. Measured: the wall time of the run, the summed seconds of its jobs and the peak
 resident memory of its largest job (Snakemake's benchmark files, `max_rss`). Rows go to benchmarks/results/scales.csv
 (one row per paper, scale, cores, replaced on a rerun, with the commit and the machine), and docs/cost.md is regenerated

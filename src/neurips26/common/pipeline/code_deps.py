@@ -69,7 +69,7 @@ def imported_names(path: Path, src: Path, text: str | None = None) -> set[str]:
     return {name for name in names if NAME.fullmatch(name) and (name == PACKAGE or name.startswith(PACKAGE + "."))}
 
 
-Names = Callable[[Path, Path], "set[str] | frozenset[str]"]  # imported_names, or a memo of it (common/pipeline/parse_memo)
+Names = Callable[[Path, Path], "set[str] | frozenset[str]"]  # imported_names, or a cached copy of it
 
 
 @cache
@@ -88,7 +88,7 @@ def _direct(path: Path, src: Path, names: Names) -> frozenset[Path]:
 
 def code_closure(paths: Iterable[str | Path], src: str | Path = "src", names: Names = imported_names) -> list[str]:
     """`paths` and every file they import inside the package, transitively; sorted, as given (relative stays relative).
-    `names` finds a file's imports (the workflow passes a memo of imported_names that persists across parses)."""
+    `names` finds a file's imports (the workflow passes a copy cached for the parse)."""
     src = Path(src)
     todo = [Path(p) for p in paths]
     seen: set[Path] = set()

@@ -32,7 +32,7 @@ def file_sha256(path: str) -> str:
 
 def listing(files: Sequence[str], sha256: Callable[[str], str] = file_sha256) -> tuple[str, int]:
     """The stamp's text for `files` (sha256sum format, in the given order) and the newest file's mtime in ns. `sha256`
-    hashes a file (the workflow passes a memo that persists across parses: common/pipeline/parse_memo.py)."""
+    hashes a file (the workflow passes one that remembers each file within a parse)."""
     lines, newest = [], 0
     for path in files:
         lines.append(f"{sha256(path)}  {path}\n")

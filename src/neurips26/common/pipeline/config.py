@@ -40,13 +40,6 @@ def validate_run_config(cfg: dict, source: str = "config/config.yaml", root: Pat
     raise UserError(f"{source}: config key '{key}': {error.message}{hint}")
 
 
-def config_check_inputs(cfg: dict, root: Path | None = None) -> list[str]:
-    """What decides validate_run_config's verdict on `cfg`, as texts: the config itself, the schema and this module (the
-    Snakefile validates once per distinct list: common/pipeline/parse_memo.py check_once)."""
-    schema = _schema_path(root or repo_root()).read_text()
-    return [json.dumps(cfg, sort_keys=True, default=repr), schema, Path(__file__).read_text()]
-
-
 def coerce_command_line(cfg: dict) -> dict:
     """`snakemake --config seeds=[0,1]` parses list items as strings (YAML BaseLoader); make digit strings ints again."""
     seeds = cfg.get("seeds")
