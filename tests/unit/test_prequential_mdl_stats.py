@@ -93,10 +93,10 @@ def test_interpolating_rows_are_computed_over_the_regime_only():
     assert none[none.subset == "interpolating"].pearson.isna().all()
 
 
-def _build(runs, control=None):
+def _build(runs, control=None, scale="long"):
     claims = paper_claims.build(table_correlations(runs, CFG), table_bound(runs), _control() if control is None
                                 else control, runs, CFG)
-    return {c.id: c.to_json("default", "embedded") for c in claims}
+    return {c.id: c.to_json(scale, "embedded") for c in claims}
 
 
 def test_claims_match_the_registered_list():
@@ -218,7 +218,7 @@ def test_no_regime_run_anywhere_is_inconclusive_naming_the_scale():
     all-runs claim is still judged."""
     doc = _build(_runs().assign(train_err=0.5))
     entry = doc["regret_tracks_test_error"]
-    assert entry["verdict"] == "inconclusive" and "decided at scale=default" in entry["why_inconclusive"]
+    assert entry["verdict"] == "inconclusive" and "decided at scale=long" in entry["why_inconclusive"]
     assert doc["regret_tracks_test_error_all_runs"]["verdict"] == "fails"
 
 
@@ -253,3 +253,15 @@ def test_the_bound_negative_control_reads_only_the_noisy_regime_runs():
     assert control["passed"] is True and control["test"]["measured"]["runs"] == noisy_regime
     clean = _build(runs.assign(noise=0.0))["pac_mdl_bound"]
     assert clean["controls"][0]["passed"] is not True and clean["verdict"] == "inconclusive"
+
+
+def test_the_tracking_claims_are_decided_at_long_and_the_bound_at_default():
+    """Default's 18 runs a task give r's interval a half-width near 0.1 at r = 0.9: its tracking verdicts are
+    inconclusive naming long (the outcome of the tests is still shown); the bound, a rule over runs, is judged."""
+    doc = _build(_runs(), scale="default")
+    for claim in ("regret_tracks_test_error", "regret_tracks_test_error_all_runs"):
+        assert doc[claim]["verdict"] == "inconclusive" and doc[claim]["decided_at"] == "long"
+        assert "decided at scale=long" in doc[claim]["why_inconclusive"]
+    assert doc["regret_tracks_test_error"]["outcome"] == "holds"
+    assert doc["regret_tracks_test_error_all_runs"]["outcome"] == "fails"
+    assert doc["pac_mdl_bound"]["decided_at"] == "default" and doc["pac_mdl_bound"]["verdict"] == "fails"
