@@ -154,3 +154,16 @@ def test_positive_control_ties_regret_and_test_error_together():
     assert (runs.train_err <= 0.01 + 1e-9).all()
     np.testing.assert_allclose(runs.test_err, runs.noise * 0.9, atol=0.05)
     assert np.all(np.diff(runs.regret_per_example) > 0)
+
+
+def test_a_task_design_is_merged_over_the_shared_settings_for_that_task_only():
+    from neurips26.common.pipeline.config import compose
+    from neurips26.papers.prequential_mdl.data import task_config
+
+    cfg = compose("prequential_mdl", [])
+    c10, c100 = task_config(cfg, "c10proxy"), task_config(cfg, "c100proxy")
+    assert c10.pool == 1 and c10.model.depth == 2 and c10.train.schedule == "cosine"
+    assert list(c10.sweep.label_noise) == list(cfg.sweep.label_noise)  # the noise grid stays the shared one
+    assert c10.regime == cfg.regime and c100 == cfg
+    tiny = task_config(compose("prequential_mdl", ["scale=tiny"]), "c10proxy")
+    assert list(tiny.sweep.n) == [100, 200] and tiny.train.max_epochs == 3

@@ -135,3 +135,30 @@ def test_later_epochs_use_their_own_batch_size():
                              generator=torch.Generator().manual_seed(0), later_batch=2)
     # epoch 1: two steps of one example (the prequential code is unchanged); epochs 2-3: one step of both
     assert traj.steps == 2 + 2 and traj.preq_bits == pytest.approx(1.0 + math.log2(1.0 + math.e), rel=1e-6)
+
+
+def test_cosine_schedule_decays_the_later_epochs_only():
+    from neurips26.papers.prequential_mdl.method import lr_factor
+
+    factors = [lr_factor("cosine", e, 100) for e in range(1, 101)]
+    assert factors[0] == factors[1] == 1.0 and 0 < factors[-1] < 0.01
+    assert all(b < a for a, b in zip(factors[1:], factors[2:]))
+    assert lr_factor("constant", 50, 100) == 1.0
+    with pytest.raises(ValueError, match="schedule"):
+        lr_factor("step", 2, 10)
+
+
+def test_the_code_does_not_depend_on_the_epoch_budget_of_the_schedule():
+    """The first epoch runs at the base rate whatever max_epochs the cosine decay is spread over; later ones do not."""
+    runs = []
+    for max_epochs in (3, 30):
+        torch.manual_seed(0)
+        x, y = torch.randn(64, 5), torch.randint(0, 3, (64,))
+        model = mlp(5, 16, 3)
+        opt = Adam(model.parameters(), lr=0.01)
+        traj = train_prequential(model, x, y, opt, batch=16, max_epochs=max_epochs, stop_accuracy=2.0,
+                                 first_order=torch.arange(64), generator=torch.Generator().manual_seed(1),
+                                 schedule="cosine")
+        runs.append((traj, opt.param_groups[0]["lr"]))
+    assert runs[0][0].preq_bits == runs[1][0].preq_bits and runs[0][0].one_pass_bits == runs[1][0].one_pass_bits
+    assert runs[0][1] == pytest.approx(0.01 * 0.5 * (1 + math.cos(math.pi / 2)))  # epoch 3 of 3

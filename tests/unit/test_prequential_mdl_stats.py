@@ -93,10 +93,10 @@ def test_interpolating_rows_are_computed_over_the_regime_only():
     assert none[none.subset == "interpolating"].pearson.isna().all()
 
 
-def _build(runs, control=None):
+def _build(runs, control=None, scale="long"):
     claims = paper_claims.build(table_correlations(runs, CFG), table_bound(runs), _control() if control is None
                                 else control, runs, CFG)
-    return {c.id: c.to_json("default", "embedded") for c in claims}
+    return {c.id: c.to_json(scale, "embedded") for c in claims}
 
 
 def test_claims_match_the_registered_list():
@@ -175,7 +175,7 @@ def test_the_bound_negative_control_is_flagged_when_r_zero_is_not_violated():
     doc = _build(runs.assign(test_err=0.5))
     assert doc["pac_mdl_bound"]["controls"][0]["passed"] is True and doc["pac_mdl_bound"]["verdict"] == "holds"
     zero = doc["pac_mdl_bound"]["controls"][0]["test"]["measured"]
-    assert zero["violations"] == len(runs)  # 0 + sqrt(ln 20 / 2n) < 0.5 for n >= 100
+    assert zero["violations"] == ((runs.noise > 0) & (runs.train_err == 0)).sum()  # sqrt(ln 20 / 2n) < 0.5, n >= 100
 
 
 def test_too_few_interpolating_runs_leave_the_regime_claim_inconclusive():
@@ -211,3 +211,57 @@ def test_the_bootstrap_follows_the_seed_set():
     other = table_correlations(runs, OmegaConf.merge(CFG, {"seeds": [3]}))
     pd.testing.assert_frame_equal(one, again)
     assert not one.pearson_lo.equals(other.pearson_lo) and one.pearson.equals(other.pearson)
+
+
+def test_no_regime_run_anywhere_is_inconclusive_naming_the_scale():
+    """No task can be computed: the regime claim is untested (inconclusive) and says which scale decides it; the
+    all-runs claim is still judged."""
+    doc = _build(_runs().assign(train_err=0.5))
+    entry = doc["regret_tracks_test_error"]
+    assert entry["verdict"] == "inconclusive" and "decided at scale=long" in entry["why_inconclusive"]
+    assert doc["regret_tracks_test_error_all_runs"]["verdict"] == "fails"
+
+
+def test_one_task_false_and_the_other_missing_is_false():
+    runs = _runs()
+    runs = runs[~((runs.task == "c10proxy") & (runs.train_err == 0.0))]  # c10proxy: no regime run at all
+    inside = (runs.task == "c100proxy") & (runs.train_err == 0.0)
+    runs.loc[inside, "regret_per_example"] = -runs.loc[inside, "test_err"]
+    entry = _build(runs)["regret_tracks_test_error"]
+    assert [t["outcome"] for t in entry["tests"]] == ["inconclusive", "fails"] and entry["verdict"] == "fails"
+
+
+def test_the_bound_is_judged_over_the_regime_runs_with_all_runs_beside_it():
+    """A violation outside the regime is shown (all_runs_violations) but does not decide the claim; one inside does."""
+    runs = _runs().assign(bound=0.95, test_err=0.5)
+    outside = runs.train_err > 0.01
+    runs.loc[outside & (runs.seed == 1), "bound"] = 0.4  # below the test error, outside the regime
+    entry = _build(runs)["pac_mdl_bound"]
+    assert entry["verdict"] == "holds" and entry["tests"][0]["measured"]["violations"] == 0
+    assert entry["measured"]["all_runs_violations"] == 2 and entry["tests"][0]["measured"]["runs"] == 12
+    assert entry["statistic"]["estimate"] == pytest.approx(0.45)  # the median slack leads
+    runs.loc[~outside & (runs.seed == 2), "bound"] = 0.4
+    assert _build(runs)["pac_mdl_bound"]["verdict"] == "fails"
+
+
+def test_the_bound_negative_control_reads_only_the_noisy_regime_runs():
+    """R = 0 is violated on the noisy regime runs; on noise-free runs alone there is nothing to violate and the
+    control is missing or not passed, so a bound that holds is inconclusive."""
+    runs = _runs().assign(bound=0.95, test_err=0.5)
+    control = _build(runs)["pac_mdl_bound"]["controls"][0]
+    noisy_regime = ((runs.train_err == 0) & (runs.noise > 0)).sum()
+    assert control["passed"] is True and control["test"]["measured"]["runs"] == noisy_regime
+    clean = _build(runs.assign(noise=0.0))["pac_mdl_bound"]
+    assert clean["controls"][0]["passed"] is not True and clean["verdict"] == "inconclusive"
+
+
+def test_the_tracking_claims_are_decided_at_long_and_the_bound_at_default():
+    """Default's 18 runs a task give r's interval a half-width near 0.1 at r = 0.9: its tracking verdicts are
+    inconclusive naming long (the outcome of the tests is still shown); the bound, a rule over runs, is judged."""
+    doc = _build(_runs(), scale="default")
+    for claim in ("regret_tracks_test_error", "regret_tracks_test_error_all_runs"):
+        assert doc[claim]["verdict"] == "inconclusive" and doc[claim]["decided_at"] == "long"
+        assert "decided at scale=long" in doc[claim]["why_inconclusive"]
+    assert doc["regret_tracks_test_error"]["outcome"] == "holds"
+    assert doc["regret_tracks_test_error_all_runs"]["outcome"] == "fails"
+    assert doc["pac_mdl_bound"]["decided_at"] == "default" and doc["pac_mdl_bound"]["verdict"] == "fails"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from omegaconf import OmegaConf
 
 from neurips26.common.data.cifar import ARCHIVES, read_cifar
 from neurips26.common.data.fashion_mnist import load_fashion
@@ -136,6 +137,13 @@ def control_task(classes: int, n: int, n_test: int, signal: float, id_scale: flo
     x_tr = np.concatenate([signal * np.eye(classes)[y_tr], id_scale * np.eye(n)], axis=1).astype(np.float32)
     x_te = np.concatenate([signal * np.eye(classes)[y_te], np.zeros((n_test, n))], axis=1).astype(np.float32)
     return with_noise_draws(x_tr, y_tr, x_te, y_te, classes, seed)
+
+
+def task_config(cfg, name: str):
+    """The configuration a task's runs use: the shared one with the task's own `design` (pool, sweep, model, train)
+    merged over it. A task whose stand-in needs another network or budget to reach the regime says so there."""
+    design = cfg.tasks[name].get("design")
+    return OmegaConf.merge(cfg, design) if design else cfg
 
 
 def dataset_of(cfg, name: str) -> str:

@@ -38,7 +38,7 @@ def _train(cfg, model, x, y, max_epochs: int, seed: int):
     first = torch.randperm(len(y), generator=generator).to(x.device)
     return method.train_prequential(model, x, y, _optimizer(cfg, model), int(cfg.train.batch), max_epochs,
                                     float(cfg.train.stop_train_accuracy), first, generator,
-                                    int(cfg.train.later_batch))
+                                    int(cfg.train.later_batch), str(cfg.train.get("schedule", "constant")))
 
 
 def _block_code(cfg, x, y, classes: int, width: int, seed: int) -> float:
@@ -97,6 +97,7 @@ def run_control(cfg, seed: int, device: str) -> pd.DataFrame:
 
 
 def run_group(cfg, task_name: str, noise: float, seed: int, folder: Path, device: str) -> pd.DataFrame:
+    cfg = data.task_config(cfg, task_name)
     task = data.load_task(task_name, cfg, folder, seed)
     grid = [(int(w), int(n)) for w in cfg.sweep.width for n in cfg.sweep.n]
     rows = [one_run(cfg, task, noise, w, n, seed, device)

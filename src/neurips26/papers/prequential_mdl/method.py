@@ -47,14 +47,20 @@ class Trajectory:
 
 def train_prequential(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimizer,
                       batch: int, max_epochs: int, stop_accuracy: float, first_order: torch.Tensor,
-                      generator: torch.Generator, later_batch: int | None = None) -> Trajectory:
+                      generator: torch.Generator, later_batch: int | None = None,
+                      schedule: str = "constant") -> Trajectory:
     """Minibatch training that scores every first-epoch batch before its update; stops at `stop_accuracy` training
     accuracy (checked after each epoch) or after `max_epochs`. Later epochs reshuffle with `generator` and use
-    minibatches of `later_batch` (default: `batch`); they only move theta_T, the code is read off the first epoch."""
+    minibatches of `later_batch` (default: `batch`); they only move theta_T, the code is read off the first epoch.
+    `schedule` scales the learning rate of epoch e >= 2 by lr_factor(schedule, e, max_epochs); the first epoch (the
+    code) always runs at the base rate, so the code does not depend on the epoch budget."""
     n = len(y)
+    base = [group["lr"] for group in optimizer.param_groups]
     preq = torch.zeros((), dtype=torch.float64, device=x.device)
     sotl, steps, epoch, interpolated, one_pass = 0.0, 0, 0, False, float("nan")
     for epoch in range(1, max_epochs + 1):
+        for group, lr in zip(optimizer.param_groups, base):
+            group["lr"] = lr * lr_factor(schedule, epoch, max_epochs)
         order = first_order if epoch == 1 else torch.randperm(n, generator=generator).to(x.device)
         epoch_loss = torch.zeros((), dtype=torch.float64, device=x.device)
         batches, size = 0, batch if epoch == 1 or later_batch is None else later_batch
@@ -77,6 +83,16 @@ def train_prequential(model: nn.Module, x: torch.Tensor, y: torch.Tensor, optimi
             interpolated = True
             break
     return Trajectory(float(preq) / LN2, one_pass, sotl, epoch, steps, interpolated)
+
+
+def lr_factor(schedule: str, epoch: int, max_epochs: int) -> float:
+    """The learning-rate multiplier of an epoch: 1 in the first epoch; `constant` keeps 1, `cosine` decays from 1 in
+    epoch 2 towards 0 at max_epochs (half a cosine), so the last epochs settle into a minimum that fits every label."""
+    if schedule == "constant" or epoch <= 1:
+        return 1.0
+    if schedule == "cosine":
+        return 0.5 * (1.0 + math.cos(math.pi * (epoch - 2) / max(max_epochs - 1, 1)))
+    raise ValueError(f"unknown learning-rate schedule {schedule!r}; use constant or cosine")
 
 
 @torch.no_grad()
