@@ -42,8 +42,20 @@ def test_trend_criterion_on_synthetic_noisy_series(slope, expected):
 
 
 def _run(seed, **kw):
-    base = {"seed": seed, "eta": 0.5, "wd": 0.0, "converged": True, "stable": True, "hit_target": True,
-            "wpn": 0.3, "budget": 2.0, "init_wpn": 0.1, "init_budget": 2.0, "init_stable": True, "var_y": 1.25}
+    base = {
+        "seed": seed,
+        "eta": 0.5,
+        "wd": 0.0,
+        "converged": True,
+        "stable": True,
+        "hit_target": True,
+        "wpn": 0.3,
+        "budget": 2.0,
+        "init_wpn": 0.1,
+        "init_budget": 2.0,
+        "init_stable": True,
+        "var_y": 1.25,
+    }
     row = {**base, **kw}
     row["counts"] = bool(row["stable"] and row["converged"] and row["hit_target"])
     row["vacuous"] = bool(row["bound"] >= row["var_y"])
@@ -56,19 +68,39 @@ def _sphere_rows(seed, fc, lc, r_sweep, unstable=()):
     rows = []
     for arch, dims, cells in (("fc", DIMS, fc), ("lc", LC_DIMS, lc)):
         for d, (gap, value) in zip(dims, cells):
-            rows.append(_run(seed, experiment="sphere", block="dim", d=d, arch=arch, r=d if arch == "fc" else 4,
-                             gap=gap + 0.01 * seed, bound=value + 0.01 * seed, stable=(arch, d) not in unstable))
+            rows.append(
+                _run(
+                    seed,
+                    experiment="sphere",
+                    block="dim",
+                    d=d,
+                    arch=arch,
+                    r=d if arch == "fc" else 4,
+                    gap=gap + 0.01 * seed,
+                    bound=value + 0.01 * seed,
+                    stable=(arch, d) not in unstable,
+                )
+            )
     for r, gap in zip(RS, r_sweep):
-        rows.append(_run(seed, experiment="sphere", block="receptive_field", d=64, arch="lc", r=r,
-                         gap=gap + 0.01 * seed, bound=1.0))
+        rows.append(
+            _run(seed, experiment="sphere", block="receptive_field", d=64, arch="lc", r=r, gap=gap + 0.01 * seed, bound=1.0)
+        )
     control = {"seed": seed, "experiment": "control", "converged": True, "eta": np.nan, "wd": 0.0}
     for d in DIMS:
         rows.append({**control, "block": "dim", "d": d, "arch": "ols_global", "r": d, "gap": 0.001 * d + 0.001 * seed})
     for d in LC_DIMS:
         rows.append({**control, "block": "dim", "d": d, "arch": "ols_local", "r": 4, "gap": 0.01 + 0.001 * seed})
     for r in (2, 4, 8, 16, 64):
-        rows.append({**control, "block": "receptive_field", "d": 64, "arch": "ols_local" if r < 64 else "ols_global",
-                     "r": r, "gap": 0.003 * r + 0.001 * seed})
+        rows.append(
+            {
+                **control,
+                "block": "receptive_field",
+                "d": 64,
+                "arch": "ols_local" if r < 64 else "ols_global",
+                "r": r,
+                "gap": 0.003 * r + 0.001 * seed,
+            }
+        )
     return rows
 
 
@@ -77,12 +109,36 @@ def _image_rows(seed, natural, gaussian, permuted=(0.1, 1.0)):
     rows = []
     for variant, (gap, value) in (("natural", natural), ("permuted", permuted), ("gaussian", gaussian)):
         for arch in ("conv", "lc"):
-            rows.append(_run(seed, experiment="images", source="skimage", variant=variant, d=144, arch=arch, r=3,
-                             gap=gap + 0.01 * seed, bound=value + 0.01 * seed, hit_target=arch == "lc"))
-    control = {"seed": seed, "experiment": "control", "block": "images", "source": "blocks", "d": 144,
-               "arch": "ls_local_quad", "r": 3, "eta": np.nan, "wd": 0.0, "converged": True}
-    return rows + [{**control, "variant": variant, "gap": gap + 0.01 * seed}
-                   for variant, gap in (("natural", 0.1), ("permuted", 1.3), ("gaussian", 0.8))]
+            rows.append(
+                _run(
+                    seed,
+                    experiment="images",
+                    source="skimage",
+                    variant=variant,
+                    d=144,
+                    arch=arch,
+                    r=3,
+                    gap=gap + 0.01 * seed,
+                    bound=value + 0.01 * seed,
+                    hit_target=arch == "lc",
+                )
+            )
+    control = {
+        "seed": seed,
+        "experiment": "control",
+        "block": "images",
+        "source": "blocks",
+        "d": 144,
+        "arch": "ls_local_quad",
+        "r": 3,
+        "eta": np.nan,
+        "wd": 0.0,
+        "converged": True,
+    }
+    return rows + [
+        {**control, "variant": variant, "gap": gap + 0.01 * seed}
+        for variant, gap in (("natural", 0.1), ("permuted", 1.3), ("gaussian", 0.8))
+    ]
 
 
 def _geometry(natural=0.1, gaussian=0.98):
@@ -90,9 +146,18 @@ def _geometry(natural=0.1, gaussian=0.98):
     for seed in range(3):
         for variant, level in (("natural", natural), ("gaussian", gaussian), ("ramp", 0.05)):
             for r in (2, 3, 4):
-                rows.append({"seed": seed, "measure": "pr", "source": "synthetic" if variant == "ramp" else "skimage",
-                             "variant": variant, "r": r, "dim": r * r, "x": np.nan,
-                             "value": (level + 0.01 * seed) * r * r})
+                rows.append(
+                    {
+                        "seed": seed,
+                        "measure": "pr",
+                        "source": "synthetic" if variant == "ramp" else "skimage",
+                        "variant": variant,
+                        "r": r,
+                        "dim": r * r,
+                        "x": np.nan,
+                        "value": (level + 0.01 * seed) * r * r,
+                    }
+                )
     return tables.table_geometry(pd.DataFrame(rows))
 
 
@@ -109,11 +174,21 @@ def _claims(rows, geometry=None):
 
 
 def test_claims_hold_on_a_clear_win_and_fail_on_a_clear_loss():
-    win = [r for s in range(3) for r in _sphere_rows(s, WIN_FC, WIN_LC, WIN_R)
-           + _image_rows(s, natural=(0.05, 0.9), gaussian=(0.6, 2.0))]
+    win = [
+        r
+        for s in range(3)
+        for r in _sphere_rows(s, WIN_FC, WIN_LC, WIN_R) + _image_rows(s, natural=(0.05, 0.9), gaussian=(0.6, 2.0))
+    ]
     claims = _claims(win)
-    for key in ("fc_gap_grows_with_d", "sparse_small_gap", "unstructured_patches_overfit", "natural_patches_low_dim",
-                "below_eos_constraint", "gaussian_patches_full_dim", "gap_grows_with_r"):
+    for key in (
+        "fc_gap_grows_with_d",
+        "sparse_small_gap",
+        "unstructured_patches_overfit",
+        "natural_patches_low_dim",
+        "below_eos_constraint",
+        "gaussian_patches_full_dim",
+        "gap_grows_with_r",
+    ):
         assert claims[key]["verdict"] == "holds", (key, claims[key])
     for key in ("constraint_governed_by_patch_geometry", "conv_generalization_advantage", "unified_framework"):
         assert claims[key]["verdict"] == "inconclusive"
@@ -121,12 +196,20 @@ def test_claims_hold_on_a_clear_win_and_fail_on_a_clear_loss():
     assert claims["conv_generalization_advantage"]["measured"]["counted_share_skimage_natural_conv_144_3"] == 0.0
     assert all("conv" not in t["name"] for t in claims["unstructured_patches_overfit"]["tests"])
     fc_loss = [(0.6, 2.2), (0.3, 1.8), (0.02, 1.4), (0.1, 1.0)]
-    loss = [r for s in range(3) for r in _sphere_rows(s, fc_loss, [(0.9, 3.0), (0.12, 3.1), (0.1, 3.2)],
-                                                      [0.3, 0.1, 0.05])
-            + _image_rows(s, natural=(0.6, 2.0), gaussian=(0.05, 0.9))]
+    loss = [
+        r
+        for s in range(3)
+        for r in _sphere_rows(s, fc_loss, [(0.9, 3.0), (0.12, 3.1), (0.1, 3.2)], [0.3, 0.1, 0.05])
+        + _image_rows(s, natural=(0.6, 2.0), gaussian=(0.05, 0.9))
+    ]
     claims = _claims(loss, _geometry(0.5))
-    for key in ("fc_gap_grows_with_d", "sparse_small_gap", "unstructured_patches_overfit", "natural_patches_low_dim",
-                "gap_grows_with_r"):
+    for key in (
+        "fc_gap_grows_with_d",
+        "sparse_small_gap",
+        "unstructured_patches_overfit",
+        "natural_patches_low_dim",
+        "gap_grows_with_r",
+    ):
         assert claims[key]["verdict"] == "fails", key
 
 
@@ -144,8 +227,7 @@ def test_an_unstable_run_is_excluded_from_every_claim_cell():
     """One seed's FC run at d = 256 ends above 2/eta: that seed has no value in any test that reads the cell (the FC
     trend cell is short, the paired LC - FC test has two seeds), so both claims are inconclusive; the run still counts
     in the stable share."""
-    rows = [r for s in range(3) for r in _sphere_rows(s, WIN_FC, WIN_LC, WIN_R,
-                                                      unstable={("fc", 256)} if s == 1 else ())]
+    rows = [r for s in range(3) for r in _sphere_rows(s, WIN_FC, WIN_LC, WIN_R, unstable={("fc", 256)} if s == 1 else ())]
     main = tables.table_main(pd.DataFrame(rows))
     cell = main[(main.arch == "fc") & (main.d == 256)].iloc[0]
     assert np.isnan(cell["gap_counted_seed1"]) and np.isnan(cell["bound_counted_seed1"]) and cell["stable"] == 2 / 3
@@ -161,8 +243,11 @@ def test_an_unstable_run_is_excluded_from_every_claim_cell():
 def test_a_structured_control_makes_the_unstructured_claim_inconclusive():
     """The same clear win, but the control's windows sit at PR / r^2 = 0.5 < 0.8 (a structured 'unstructured'
     control): the claim is inconclusive through its required control."""
-    win = [r for s in range(3) for r in _sphere_rows(s, WIN_FC, WIN_LC, WIN_R)
-           + _image_rows(s, natural=(0.05, 0.9), gaussian=(0.6, 2.0))]
+    win = [
+        r
+        for s in range(3)
+        for r in _sphere_rows(s, WIN_FC, WIN_LC, WIN_R) + _image_rows(s, natural=(0.05, 0.9), gaussian=(0.6, 2.0))
+    ]
     entry = _claims(win, _geometry(gaussian=0.5))["unstructured_patches_overfit"]
     assert entry["outcome"] == "holds" and entry["verdict"] == "inconclusive"
     assert "unstructured_full_dim" in entry["why_inconclusive"]

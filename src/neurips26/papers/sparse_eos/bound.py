@@ -41,7 +41,6 @@ def effective_dimension(point_sets: dict[int, np.ndarray]) -> float:
     return max(participation_ratio(p) for p in point_sets.values())
 
 
-def stability_bound(eta: float, train_loss: float, radius: float, n: int, k: float,
-                    constant: float = CONSTANT) -> float:
+def stability_bound(eta: float, train_loss: float, radius: float, n: int, k: float, constant: float = CONSTANT) -> float:
     """C * B(eta, L, R) * n^(-1/(2k+4)) with B the stability budget (train_loss is L = 1/(2n) sum residual^2)."""
     return float(constant * stability_budget(eta, train_loss, radius) * float(n) ** (-rate(k)))

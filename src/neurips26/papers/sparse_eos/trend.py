@@ -25,7 +25,15 @@ def spearman_interval(x, y, draws: int = 2000, seed: int = 0, level: float = 0.9
     out = {"rho": float("nan"), "lo": float("nan"), "hi": float("nan"), "points": int(len(x))}
     if len(x) < MIN_POINTS:
         return out
-    res = bootstrap((x, y), lambda a, b: _rho(a, b), paired=True, vectorized=False, n_resamples=draws,
-                    confidence_level=level, method="percentile", random_state=np.random.default_rng(seed))
+    res = bootstrap(
+        (x, y),
+        lambda a, b: _rho(a, b),
+        paired=True,
+        vectorized=False,
+        n_resamples=draws,
+        confidence_level=level,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
     out.update(rho=_rho(x, y), lo=float(res.confidence_interval.low), hi=float(res.confidence_interval.high))
     return out

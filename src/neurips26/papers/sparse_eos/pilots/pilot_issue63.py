@@ -22,10 +22,12 @@ SEED = 900
 
 
 def line(label, row, t0):
-    print(f"{label} eta={row['eta']}: stop {row['stop']} steps {row['steps']} counts {row['counts']} "
-          f"S/(2/eta) {row['sharpness'] / row['threshold']:.2f} train {row['train_mse']:.3f} gap {row['gap']:.3f} "
-          f"bound {row['bound']:.3f} vacuous {row['vacuous']} k {row['eff_dim']:.1f} ({time.time() - t0:.1f} s)",
-          flush=True)
+    print(
+        f"{label} eta={row['eta']}: stop {row['stop']} steps {row['steps']} counts {row['counts']} "
+        f"S/(2/eta) {row['sharpness'] / row['threshold']:.2f} train {row['train_mse']:.3f} gap {row['gap']:.3f} "
+        f"bound {row['bound']:.3f} vacuous {row['vacuous']} k {row['eff_dim']:.1f} ({time.time() - t0:.1f} s)",
+        flush=True,
+    )
 
 
 def sphere(cfg, etas):
@@ -42,8 +44,10 @@ def sphere(cfg, etas):
 
 def images(cfg, raw: Path, etas, widths):
     im = cfg.images
-    folders = {"skimage": data.checked_dir(raw / "dofp_lut_skimage/provenance.json", "dofp_lut_skimage"),
-               "fashion": data.checked_dir(raw / "fashion_mnist/provenance.json", "fashion_mnist")}
+    folders = {
+        "skimage": data.checked_dir(raw / "dofp_lut_skimage/provenance.json", "dofp_lut_skimage"),
+        "fashion": data.checked_dir(raw / "fashion_mnist/provenance.json", "fashion_mnist"),
+    }
     for source, imgs in data.image_pool(cfg, SEED, folders).items():
         for kind in ("natural", "gaussian"):
             x, clean = data.image_inputs(data.variant(imgs, kind, data.stream(SEED, "variant", source, kind)))
