@@ -1,5 +1,6 @@
-"""Figures, each drawn from one saved table (never from in-memory results); gaps are gap_converged (seed means over
-the runs that met the convergence rule, as in the claims), error bars the sd over all seeds."""
+"""Figures, each drawn from one saved table (never from in-memory results); gaps are gap_counted (seed means over
+the runs that count: fitted to the target and ending with S <= 2/eta, as in the claims), error bars the sd over
+all seeds."""
 
 from __future__ import annotations
 
@@ -24,14 +25,16 @@ def gap_vs_dim(main: pd.DataFrame):
     d = _sphere(main, "dim").copy()
     d["label"] = d.apply(_label, axis=1)
     for label, cell in d.groupby("label", sort=False):
-        ax.errorbar(cell["d"], cell["gap_converged"], yerr=cell["gap_sd"], marker="o", capsize=2, label=label)
-        ab.plot(cell["d"], cell["wpn"] / cell["budget"], marker="o", label=label)
+        ax.errorbar(cell["d"], cell["gap_counted"], yerr=cell["gap_sd"], marker="o", capsize=2, label=label)
+        ab.plot(cell["d"], cell["bound_counted"], marker="o", label=label)
     for a in (ax, ab):
         a.set_xscale("log", base=2)
         a.set_xticks(sorted(d["d"].unique()), [str(int(v)) for v in sorted(d["d"].unique())])
     ax.set(xlabel="input dimension d (unit sphere)", ylabel="test MSE - train MSE",
            title=f"generalization gap, eta = {d['eta'].iloc[0]:g}")
-    ab.set(xlabel="input dimension d", ylabel="WPN / budget", title="stability constraint at the end of GD")
+    ab.axhline(d["var_y"].mean(), color="grey", ls=":", label="Var y (trivial risk)")
+    ab.set(xlabel="input dimension d", ylabel="bound (our reading, C = 1)", title="stability bound, counted runs")
+    ab.legend(fontsize=7)
     ax.legend(fontsize=7)
     return fig
 
@@ -43,7 +46,7 @@ def gap_vs_receptive_field(main: pd.DataFrame):
     cells = main[(main["experiment"] == "sphere") & (main["d"] == d) & (main["eta"] == main.loc[
         main["block"] == "dim", "eta"].iloc[0]) & (main["wd"] == 0) & (main["block"] != "step_size")]
     cells = cells.sort_values("r")
-    ax.errorbar(cells["r"], cells["gap_converged"], yerr=cells["gap_sd"], marker="o", capsize=2)
+    ax.errorbar(cells["r"], cells["gap_counted"], yerr=cells["gap_sd"], marker="o", capsize=2)
     ax.set_xscale("log", base=2)
     ax.set_xticks(cells["r"], [f"{int(r)}" + (" (FC)" if a == "fc" else "") for r, a in zip(cells["r"], cells["arch"])])
     ax.set(xlabel="receptive field r", ylabel="test MSE - train MSE", title=f"sphere, d = {int(d)}")
@@ -52,7 +55,7 @@ def gap_vs_receptive_field(main: pd.DataFrame):
     groups = list(dict.fromkeys(zip(img["source"], img["arch"])))
     width = 0.8 / max(len(variants), 1)
     for i, v in enumerate(variants):
-        vals = [img[(img["source"] == s) & (img["arch"] == a) & (img["variant"] == v)]["gap_converged"].mean()
+        vals = [img[(img["source"] == s) & (img["arch"] == a) & (img["variant"] == v)]["gap_counted"].mean()
                 for s, a in groups]
         ai.bar(np.arange(len(groups)) + i * width, vals, width, label=v)
     ai.set_xticks(np.arange(len(groups)) + width * (len(variants) - 1) / 2, [f"{s}\n{a}" for s, a in groups], fontsize=7)
@@ -68,7 +71,7 @@ def step_size(main: pd.DataFrame):
     cells = blocks[blocks["d"].isin(dims) & blocks["block"].isin(["step_size", "dim"])]
     cells = cells[(cells["arch"] == "fc") | (cells["r"] == _sphere(main, "dim").query("arch == 'lc'")["r"].iloc[0])]
     for arch, c in cells.sort_values("eta").groupby("arch"):
-        ax.plot(c["eta"], c["gap_converged"], marker="o", label=arch.upper())
+        ax.plot(c["eta"], c["gap_counted"], marker="o", label=arch.upper())
         asharp.plot(c["eta"], c["sharpness"], marker="o", label=f"{arch.upper()} sharpness")
     etas = np.sort(cells["eta"].unique())
     asharp.plot(etas, 2 / etas, "k:", label="2 / eta")

@@ -10,12 +10,13 @@ import pandas as pd
 RUN_KEYS = ["experiment", "block", "source", "variant", "d", "arch", "r", "eta", "wd"]
 RUN_VALUES = ["gap", "gap_converged", "train_mse", "test_mse", "excess", "sharpness", "threshold", "stable", "converged",
               "hit_target", "steps", "wpn", "budget", "path_norm", "silent_high_norm", "dead", "neurons",
-              "init_sharpness", "init_stable", "init_wpn", "init_budget", "init_constraint_holds"]
+              "init_sharpness", "init_stable", "init_wpn", "init_budget", "init_constraint_holds",
+              "counts", "gap_counted", "bound", "bound_counted", "eff_dim", "var_y", "vacuous", "vacuous_counted"]
 
 
 # the per-seed values of tables/main.csv (columns <value>_seed<N>) the claims read
 SEED_VALUES = ["gap_converged", "gap", "stable", "converged", "hit_target", "constraint_holds", "init_stable",
-               "init_constraint_holds"]
+               "init_constraint_holds", "counts", "gap_counted", "bound_counted", "vacuous_counted", "var_y"]
 SEED_COLUMN = re.compile(r"^(?P<value>.+)_seed(?P<seed>\d+)$")
 
 
@@ -56,6 +57,13 @@ def table_main(runs: pd.DataFrame) -> pd.DataFrame:
             runs[col] = float("nan")
     conv = runs["converged"].astype(float) == 1.0
     runs["gap_converged"] = runs["gap"].where(conv)
+    # the claims' values: only runs that count (fitted to the common target and ending with S <= 2/eta); a control
+    # row (least squares) has no "counts" column and counts when it converged (it is exact)
+    counts = runs["counts"].astype(float).where(runs["counts"].notna(), conv.astype(float)) == 1.0
+    runs["counts"] = counts.astype(float)
+    runs["gap_counted"] = runs["gap"].where(counts)
+    runs["bound_counted"] = runs["bound"].where(counts)
+    runs["vacuous_counted"] = runs["vacuous"].where(counts)
     runs["constraint_holds"] = (runs["wpn"] <= runs["budget"]).where(runs["wpn"].notna())
     runs["init_constraint_holds"] = (runs["init_wpn"] <= runs["init_budget"]).where(runs["init_wpn"].notna())
     for col in RUN_VALUES + ["constraint_holds"]:
