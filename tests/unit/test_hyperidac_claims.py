@@ -180,3 +180,17 @@ def test_allocation_is_a_sanity_check_and_every_registered_claim_has_an_entry():
     tiny = _build(_per_seed(_table(0.05, 0.15)), scale="tiny")
     assert {e["verdict"] for e in tiny.values()} == {"inconclusive"}
     assert "decided at scale=default" in tiny["dci_measurable"]["why_inconclusive"]
+
+
+def test_outperforming_in_every_regime_needs_all_three():
+    values = _table(0.1, 0.1)   # HyperIDAC above static by 0.1 cell-balanced in every regime
+    for regime in ("balanced", "moderate"):
+        values[("static", regime)] = (0.5, 0.2, 0.5)   # and below HyperIDAC's 0.3 worst quarter
+    values[("static", "severe")] = (0.5, 0.1, 0.3)
+    entry = _claims(values)["outperforms_in_every_regime"]
+    assert len(entry["tests"]) == 3 * 2 * len(_cfg().claims.contenders)
+    assert entry["outcome"] == "holds"
+    values[("static", "balanced")] = (0.6, 0.3, 0.6)   # ties HyperIDAC in the balanced regime only
+    entry = _claims(values)["outperforms_in_every_regime"]
+    assert entry["outcome"] == "fails"
+    assert _claims(values)["hyperidac_best_in_severe"]["outcome"] == "holds"   # severe alone still holds
