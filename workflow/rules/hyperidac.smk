@@ -11,11 +11,13 @@ if HYP_SETTINGS.jobs.per_regime:
     HYP_RUNS = expand("results/hyperidac/runs/{part}/seed{seed}.csv", part=list(HYP_SETTINGS.regimes), seed=SEEDS)
 else:
     HYP_RUNS = ["results/hyperidac/runs/all/seeds.csv"]
-HYP_TABLES = ["allocation", "main", "ablation", "per_seed", "cells"]
+# each run job's second output: its pseudo-labels' per-cell accuracy over epochs (the bias-reinforcement diagnostic)
+HYP_PSEUDO = [path.replace("/runs/", "/pseudo/") for path in HYP_RUNS]
+HYP_TABLES = ["allocation", "main", "ablation", "per_seed", "cells", "pseudo_labels"]
 # figure -> the table it is drawn from
 HYP_FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}
 
-EXTRA_OUTPUTS["hyperidac"] = HYP_RUNS + expand("results/hyperidac/features/seed{seed}.npz", seed=SEEDS)
+EXTRA_OUTPUTS["hyperidac"] = HYP_RUNS + HYP_PSEUDO + expand("results/hyperidac/features/seed{seed}.npz", seed=SEEDS)
 
 
 rule hyperidac_features:
@@ -46,9 +48,10 @@ rule hyperidac_run:
         features=lambda w: expand("results/hyperidac/features/seed{seed}.npz", seed=SEEDS)
         if w.which == "seeds" else f"results/hyperidac/features/{w.which}.npz",
         config="results/hyperidac/config.yaml",
-        code=code_files("hyperidac", "method", "training", "baselines", "allocation", "experiments", "data", "stages"),
+        code=code_files("hyperidac", "method", "training", "debias", "baselines", "allocation", "experiments", "data", "stages"),
     output:
-        "results/hyperidac/runs/{part}/{which}.csv",
+        runs="results/hyperidac/runs/{part}/{which}.csv",
+        pseudo="results/hyperidac/pseudo/{part}/{which}.csv",
     wildcard_constraints:
         part="|".join([*HYP_SETTINGS.regimes, "all"]),
         which=r"seed\d+|seeds",
@@ -64,7 +67,7 @@ rule hyperidac_run:
         runtime=30,
     shell:
         "python -m neurips26 hyperidac run --config {input.config} --input {input.features} {params.seed}"
-        " --output {output} --threads {threads} run.part={wildcards.part} > {log} 2>&1"
+        " --output {output.runs} {output.pseudo} --threads {threads} run.part={wildcards.part} > {log} 2>&1"
 
 
 # Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
@@ -76,6 +79,7 @@ rule hyperidac_summary:
         config="results/hyperidac/config.yaml",
         registry="config/claims/hyperidac.yaml",  # the claims of the abstract the claims stage checks against
         runs=HYP_RUNS,
+        pseudo=HYP_PSEUDO,
         code=code_files("hyperidac", "tables", "allocation", "experiments", "stages", "figures", "paper_claims"),
     output:
         tables=expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES),
@@ -91,9 +95,12 @@ rule hyperidac_summary:
         steps=stage_steps(
             "hyperidac",
             [
-                ("tables", HYP_RUNS, expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES)),
+                ("tables", HYP_RUNS + HYP_PSEUDO, expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES)),
                 *figure_steps("hyperidac", HYP_FIGURES),
-                claims_step("hyperidac", expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed"])),
+                claims_step(
+                    "hyperidac",
+                    expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed", "pseudo_labels"]),
+                ),
             ],
         ),
     log:

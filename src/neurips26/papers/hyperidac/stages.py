@@ -23,7 +23,7 @@ data, experiments, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.hyperidac", "data", "experiments", "figures", "paper_claims", "tables"
 )
 
-TABLES = ("allocation", "main", "ablation", "per_seed", "cells")
+TABLES = ("allocation", "main", "ablation", "per_seed", "cells", "pseudo_labels")
 FIGURES = ("acc_vs_dci", "cell_accuracy_heatmap")  # each drawn from the table workflow/rules/hyperidac.smk names
 
 
@@ -41,9 +41,10 @@ def features(ctx: StageContext) -> None:
 
 
 def run(ctx: StageContext) -> None:
-    """--input features/seed<N>.npz --output runs/<part>/seed<N>.csv (--seed N), or --input features/seed<N>.npz for
-    every seed of the config, in its order, --output runs/all/seeds.csv (no --seed); run.part = a regime, or `all`
-    (every regime). Each seed reads its own feature cache."""
+    """--input features/seed<N>.npz --output runs/<part>/seed<N>.csv pseudo/<part>/seed<N>.csv (--seed N), or
+    --input features/seed<N>.npz for every seed of the config, in its order, --output runs/all/seeds.csv
+    pseudo/all/seeds.csv (no --seed); run.part = a regime, or `all` (every regime). Each seed reads its own feature
+    cache. The second output holds the pseudo-labels' per-cell accuracy over epochs."""
     part = ctx.cfg.run.part
     if part != "all" and part not in ctx.cfg.regimes:
         raise UserError(f"run.part: {part!r} is neither `all` nor one of the regimes {', '.join(ctx.cfg.regimes)}")
@@ -55,24 +56,32 @@ def run(ctx: StageContext) -> None:
 
     torch.use_deterministic_algorithms(True, warn_only=True)
     regimes = list(ctx.cfg.regimes) if part == "all" else [str(part)]
-    frames = []
+    if len(ctx.outputs) != 2:
+        raise UserError("run writes two files: --output runs/<part>/<which>.csv pseudo/<part>/<which>.csv")
+    cells, pseudo = [], []
     for seed, path in zip(seeds, ctx.inputs):
         feats = data.load_features(path)
         seed_everything(seed)
-        frames.append(experiments.run_seed(feats, ctx.cfg, seed, regimes))
-    write_csv(ctx.output, pd.concat(frames, ignore_index=True))
+        c, q = experiments.run_seed(feats, ctx.cfg, seed, regimes)
+        cells.append(c)
+        pseudo.append(q)
+    write_csv(ctx.outputs[0], pd.concat(cells, ignore_index=True))
+    write_csv(ctx.outputs[1], pd.concat(pseudo, ignore_index=True))
 
 
 def all_tables(ctx: StageContext) -> None:
-    """--input the run CSVs --output allocation.csv main.csv ablation.csv per_seed.csv cells.csv"""
+    """--input the run CSVs, then as many pseudo-label CSVs (pseudo/...) --output allocation.csv main.csv
+    ablation.csv per_seed.csv cells.csv pseudo_labels.csv"""
     if [p.stem for p in ctx.outputs] != list(TABLES):
         raise UserError(f"tables writes --output {' '.join(t + '.csv' for t in TABLES)}")
-    if not ctx.inputs:
-        raise UserError("tables needs --input with the run CSVs")
-    runs = read_csvs(ctx.inputs)
+    half = len(ctx.inputs) // 2
+    if not ctx.inputs or len(ctx.inputs) % 2 or any(p.parent.parent.name != "pseudo" for p in ctx.inputs[half:]):
+        raise UserError("tables needs --input with the run CSVs, then the same number of pseudo/... CSVs")
+    runs, pseudo = read_csvs(ctx.inputs[:half]), read_csvs(ctx.inputs[half:])
     built = {"allocation": tables.table_allocation(ctx.cfg), "main": tables.table_main(runs, ctx.cfg),
              "ablation": tables.table_ablation(runs, ctx.cfg),
-             "per_seed": tables.table_per_seed(runs, ctx.cfg), "cells": tables.table_cells(runs, ctx.cfg)}
+             "per_seed": tables.table_per_seed(runs, ctx.cfg), "cells": tables.table_cells(runs, ctx.cfg),
+             "pseudo_labels": tables.table_pseudo_labels(pseudo, ctx.cfg)}
     for path in ctx.outputs:
         write_csv(path, built[path.stem])
 
@@ -82,5 +91,5 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run": run,
     "tables": all_tables,
     **{f"figure_{name}": figure_stage(deferred(figures, name)) for name in FIGURES},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("allocation", "per_seed")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("allocation", "per_seed", "pseudo_labels")),
 }

@@ -66,7 +66,9 @@ def table_main(runs: pd.DataFrame, cfg) -> pd.DataFrame:
 
 
 def table_ablation(runs: pd.DataFrame, cfg) -> pd.DataFrame:
-    return _summary(runs, cfg, [m for m in cfg.methods if m.startswith("hyperidac")])
+    """HyperIDAC and its ablations, then the component claims' positive controls (`<method>_ctl`, one regime)."""
+    return _summary(runs, cfg, [m for m in cfg.methods if m.startswith("hyperidac")]
+                    + [f"{m}_ctl" for m in cfg.control.methods])
 
 
 def table_per_seed(runs: pd.DataFrame, cfg) -> pd.DataFrame:
@@ -78,3 +80,22 @@ def table_cells(runs: pd.DataFrame, cfg) -> pd.DataFrame:
     """Cell accuracies averaged over seeds (the heatmap's table)."""
     return runs.groupby(["method", "regime", "gamma", "cls", "domain"], sort=False)\
         .agg(n_train=("n_train", "mean"), accuracy=("accuracy", "mean")).reset_index()
+
+
+def table_pseudo_labels(pseudo: pd.DataFrame, cfg) -> pd.DataFrame:
+    """Per method x regime x seed x epoch: the pseudo-labels the scheme assigns to the unlabelled pool, scored per cell.
+    minority = the training allocation's lowest `minority_quantile` of cell counts (as minority_cell).
+        pl_accuracy        correct / assigned, pooled over the cells
+        pl_coverage        assigned / unlabelled rows, pooled
+        pl_correct_share   mean over the cells of correct / unlabelled rows (a cell with nothing assigned counts 0)"""
+    q = float(cfg.metrics.minority_quantile)
+    rows = []
+    for (method, regime, seed, epoch), g in pseudo.groupby(["method", "regime", "seed", "epoch"], sort=False):
+        minority = g.n_train <= g.n_train.quantile(q)
+        row = {"method": method, "regime": regime, "seed": seed, "epoch": epoch}
+        for part, cells in (("minority", g[minority]), ("all", g)):
+            row[f"{part}_pl_accuracy"] = float(cells.correct.sum() / max(cells.assigned.sum(), 1.0))
+            row[f"{part}_pl_coverage"] = float(cells.assigned.sum() / max(cells.n.sum(), 1.0))
+            row[f"{part}_pl_correct_share"] = float((cells.correct / cells.n.clip(lower=1)).mean())
+        rows.append(row)
+    return pd.DataFrame(rows)

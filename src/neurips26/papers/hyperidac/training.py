@@ -1,12 +1,20 @@
 """Semi-supervised training of a head on frozen features: labelled cross-entropy + a pseudo-label loss on the
-unlabelled pool, with one of three pseudo-labelling schemes.
+unlabelled pool, with one of four pseudo-labelling schemes.
 
-    multilevel  HyperIDAC's: EMA teacher (confident) -> label history (majority) -> zero-shot fallback, weighted per level
-    fixmatch    FixMatch-style self-training: the student's own confident label on the weak view trains the strong view
-    debiased    DebiasPL: as fixmatch, the pseudo-label logits minus strength * log(EMA of the predicted class marginal)
+    multilevel     HyperIDAC's: EMA teacher (confident) -> label history (majority) -> zero-shot fallback, per-level weight
+    fixmatch       FixMatch: the student's own label on the weak view, kept at FixMatch's published confidence
+                   threshold (`fixmatch.confidence`, 0.95), trains the strong view
+    debiased       DebiasPL: as fixmatch, with debiased pseudo-labels and the adaptive marginal loss (`debias.py`) from
+                   one EMA of the predicted class marginal
+    debiased_cond  the same with one marginal per inferred domain cluster (`Split.cluster_unl`)
 
-Views of a feature: weak = the feature itself, strong = dropout + Gaussian noise (the feature-space stand-in for
-RandAugment). Every scheme trains the same number of epochs over the unlabelled pool (a labelled batch per step).
+Every scheme keeps an EMA teacher of the student and returns it: the model evaluated is the EMA model for every method
+(as FixMatch evaluates), so no method gains or loses by the averaging alone. Views of a feature: weak = the feature
+itself, strong = dropout + Gaussian noise (the feature-space stand-in for RandAugment). Every scheme trains the same
+number of epochs over the unlabelled pool (a labelled batch per step).
+
+With `record` (a list), each epoch end appends the pseudo-labels the scheme would assign to the whole unlabelled pool,
+scored against `Split.y_unl` per cell (`Split.cell_unl`): a diagnostic (bias reinforcement over epochs), never trained on.
 """
 
 from __future__ import annotations
@@ -19,7 +27,10 @@ import torch
 import torch.nn.functional as F
 
 from neurips26.common.models import optim
+from neurips26.papers.hyperidac import debias
 from neurips26.papers.hyperidac.method import HyperHead, prior_regularisers, pseudo_labels
+
+SCHEMES = ("multilevel", "fixmatch", "debiased", "debiased_cond")
 
 
 @dataclass
@@ -28,6 +39,9 @@ class Split:
     y_lab: torch.Tensor
     x_unl: torch.Tensor
     zero_shot_unl: np.ndarray      # zero-shot labels of the unlabelled pool (the level-3 fallback)
+    y_unl: np.ndarray | None = None        # diagnostics only (`record`): true labels of the unlabelled pool
+    cell_unl: np.ndarray | None = None     # diagnostics only: class x domain cell index of each unlabelled row
+    cluster_unl: np.ndarray | None = None  # debiased_cond: inferred domain cluster of each unlabelled row
 
 
 def strong_view(f: torch.Tensor, cfg) -> torch.Tensor:
@@ -41,19 +55,71 @@ def _prior_loss(head, pi, cfg) -> torch.Tensor:
     return cfg.train.balance_weight * balance + cfg.train.entropy_weight * entropy
 
 
+@dataclass
+class _State:
+    """What a scheme's pseudo-labels depend on besides the current models."""
+    scheme: str
+    history: np.ndarray          # [n_unl, H] teacher labels of past epochs (-1: none yet)
+    marginals: torch.Tensor      # [clusters, K] EMA class marginals (DebiasPL)
+    clusters: torch.Tensor       # [n_unl] cluster of each unlabelled row (all 0: one global marginal)
+    use_history: bool
+    use_fallback: bool
+
+
+def _targets(state: _State, head, teacher, x, rows: np.ndarray, split: Split, cfg, update: bool):
+    """(pseudo-labels, per-sample weights, log marginal for the adaptive marginal loss or None) of unlabelled rows."""
+    p = cfg.pseudo
+    if state.scheme == "multilevel":
+        probs = torch.softmax(teacher(x)[0], -1).numpy()
+        labels, level = pseudo_labels(probs, state.history[rows], split.zero_shot_unl[rows], p.confidence,
+                                      p.agreement, state.use_history, state.use_fallback)
+        weights = torch.tensor([0.0, *p.weights])
+        return torch.from_numpy(labels), weights[torch.from_numpy(level)], None
+    weak = head(x)[0]
+    probs = torch.softmax(weak, -1)
+    log_marginal = None
+    if state.scheme.startswith("debiased"):
+        cluster = state.clusters[torch.from_numpy(rows)]
+        if update:
+            debias.update_marginals(state.marginals, probs, cluster, float(cfg.debiased.momentum))
+        log_marginal = state.marginals[cluster].log()
+        probs = debias.debiased_probs(weak, log_marginal, float(cfg.debiased.strength))
+    conf, target = probs.max(1)
+    return target, (conf >= float(cfg.fixmatch.confidence)).float(), log_marginal
+
+
+def _record(state, head, teacher, split: Split, cfg, epoch: int, record: list) -> None:
+    """Per cell: unlabelled rows, rows given a pseudo-label (weight > 0), and correct ones among those."""
+    rows = np.arange(len(split.x_unl))
+    target, w, _ = _targets(state, head, teacher, split.x_unl, rows, split, cfg, update=False)
+    assigned = (w > 0).numpy()
+    correct = assigned & (target.numpy() == split.y_unl)
+    n_cells = int(split.cell_unl.max()) + 1
+    for name, mask in (("n", np.ones_like(assigned)), ("assigned", assigned), ("correct", correct)):
+        counts = np.bincount(split.cell_unl, weights=mask.astype(float), minlength=n_cells)
+        record.extend({"epoch": epoch, "cell": cell, "count": name, "value": float(v)} for cell, v in enumerate(counts))
+
+
 def train_semi(head, split: Split, cfg, scheme: str, seed: int, use_history: bool = True,
-               use_fallback: bool = True):
-    if scheme not in ("multilevel", "fixmatch", "debiased"):
+               use_fallback: bool = True, ema: float | None = None, record: list | None = None):
+    """The EMA teacher after training (every scheme); `ema` overrides cfg.pseudo.ema (the positive controls)."""
+    if scheme not in SCHEMES:
         raise ValueError(f"unknown pseudo-labelling scheme {scheme!r}")
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     p, t = cfg.pseudo, cfg.train
+    decay = float(p.ema if ema is None else ema)
     opt = optim.Adam([q for q in head.parameters() if q.requires_grad], lr=t.lr, weight_decay=t.weight_decay)
     teacher = copy.deepcopy(head)
     n_unl, n_lab = len(split.x_unl), len(split.x_lab)
-    history = np.full((n_unl, int(p.history)), -1)
-    marginal = torch.full((split.y_lab.max().item() + 1,), 1.0 / (split.y_lab.max().item() + 1))
-    weights = torch.tensor([0.0, *p.weights])
+    with torch.no_grad():
+        k = head(split.x_lab[:1])[0].shape[1]   # number of classes
+    clusters = split.cluster_unl if scheme == "debiased_cond" else np.zeros(n_unl, dtype=np.int64)
+    if clusters is None:
+        raise ValueError("debiased_cond needs Split.cluster_unl (the inferred domain clusters)")
+    state = _State(scheme, np.full((n_unl, int(p.history)), -1),
+                   torch.full((int(clusters.max()) + 1, k), 1.0 / k), torch.from_numpy(clusters.astype(np.int64)),
+                   use_history, use_fallback)
     for epoch in range(int(t.epochs)):
         for idx in torch.randperm(n_unl, generator=gen).split(int(t.batch)):
             lab = torch.randint(n_lab, (min(int(t.batch), n_lab),), generator=gen)
@@ -62,19 +128,9 @@ def train_semi(head, split: Split, cfg, scheme: str, seed: int, use_history: boo
             x = split.x_unl[idx]
             logits_strong, pi_unl = head(strong_view(x, cfg))
             with torch.no_grad():
-                if scheme == "multilevel":
-                    probs = torch.softmax(teacher(x)[0], -1).numpy()
-                    labels, level = pseudo_labels(probs, history[idx.numpy()], split.zero_shot_unl[idx.numpy()],
-                                                  p.confidence, p.agreement, use_history, use_fallback)
-                    target, w = torch.from_numpy(labels), weights[torch.from_numpy(level)]
-                else:
-                    weak = head(x)[0]
-                    probs = torch.softmax(weak, -1)
-                    if scheme == "debiased":
-                        marginal = cfg.debiased.momentum * marginal + (1 - cfg.debiased.momentum) * probs.mean(0)
-                        probs = torch.softmax(weak - cfg.debiased.strength * marginal.log(), -1)
-                    conf, target = probs.max(1)
-                    w = (conf >= p.confidence).float()
+                target, w, log_marginal = _targets(state, head, teacher, x, idx.numpy(), split, cfg, update=True)
+            if log_marginal is not None:   # DebiasPL's adaptive marginal loss
+                logits_strong = debias.margin_logits(logits_strong, log_marginal, float(cfg.debiased.strength))
             unl = (w * F.cross_entropy(logits_strong, target, reduction="none")).mean()
             pis = [q for q in (pi_lab, pi_unl) if q is not None]
             prior = _prior_loss(head, torch.cat(pis) if pis else None, cfg)
@@ -84,11 +140,13 @@ def train_semi(head, split: Split, cfg, scheme: str, seed: int, use_history: boo
             opt.step()
             with torch.no_grad():
                 for q_t, q_s in zip(teacher.parameters(), head.parameters()):
-                    q_t.mul_(p.ema).add_((1 - p.ema) * q_s)
-        if scheme == "multilevel" and history.shape[1]:
-            with torch.no_grad():
-                history[:, epoch % history.shape[1]] = teacher(split.x_unl)[0].argmax(1).numpy()
-    return teacher if scheme == "multilevel" else head
+                    q_t.mul_(decay).add_((1 - decay) * q_s)
+        with torch.no_grad():
+            if scheme == "multilevel" and state.history.shape[1]:
+                state.history[:, epoch % state.history.shape[1]] = teacher(split.x_unl)[0].argmax(1).numpy()
+            if record is not None:
+                _record(state, head, teacher, split, cfg, epoch, record)
+    return teacher
 
 
 def train_supervised(head, x: torch.Tensor, y: torch.Tensor, cfg, seed: int, offsets: torch.Tensor | None = None):
