@@ -15,6 +15,7 @@ import argparse
 from pathlib import Path
 
 import pandas as pd
+import torch
 from omegaconf import OmegaConf
 
 from neurips26.papers.mixup_minority import data, experiments
@@ -32,6 +33,7 @@ def main() -> None:
     ap.add_argument("--data", default="data/raw")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    torch.set_num_threads(1)  # as the pipeline's jobs (threads: 1): two threads on two shared cores only contend
     cfg = OmegaConf.load(CONFIG)
     cfg.pop("defaults", None)
     if args.methods:
