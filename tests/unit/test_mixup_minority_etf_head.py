@@ -12,9 +12,13 @@ from neurips26.papers.mixup_minority.baselines import METHODS
 from neurips26.papers.mixup_minority.collapse import class_geometry
 
 K = 4
-CFG = OmegaConf.create({"model": {"name": "small_cnn", "dim": 8},
-                        "train": {"steps": 150, "batch": 32, "lr": 0.05, "weight_decay": 5e-4, "la_tau": 1.0},
-                        "mixup": {"alpha": 1.0, "delta": 0.25}})
+CFG = OmegaConf.create(
+    {
+        "model": {"name": "small_cnn", "dim": 8},
+        "train": {"steps": 150, "batch": 32, "lr": 0.05, "weight_decay": 5e-4, "la_tau": 1.0},
+        "mixup": {"alpha": 1.0, "delta": 0.25},
+    }
+)
 
 
 def separable_images(per_class: int = 15, seed: int = 0):
