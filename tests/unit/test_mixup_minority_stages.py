@@ -25,7 +25,7 @@ def _lpm_runs(instance_curve, bmls_cos, ms_cos):
 def _lt_runs(gain, collapse=0.3, singleton=-0.1, ratio1_gap=0.0):
     """Three seeds x two datasets: BMLS + MS's tail / balanced accuracy `gain` above every other method; instance
     Mixup's tail classifier cosine rising by `collapse` per ratio step (BMLS and CE: flat / rising by 0.2 for CE);
-    BMLS + MS's tail class-mean cosine `singleton` below BMLS's; fixed ETF's 0.1 below CE's."""
+    BMLS + MS's tail class-mean cosine `singleton` below BMLS's; resampling's 0.1 below CE's."""
     rows = []
     for dataset in ("fashion_mnist", "digits"):
         for seed, jitter in ((0, 0.0), (1, 0.02), (2, -0.02)):
@@ -33,7 +33,7 @@ def _lt_runs(gain, collapse=0.3, singleton=-0.1, ratio1_gap=0.0):
                 values = {"mixup_instance": (0.4, 0.7, -0.1 + ratio1_gap + step * collapse + jitter, -0.1),
                           "bmls": (0.5, 0.72, -0.1 + jitter, -0.1), "ms": (0.3, 0.71, float("nan"), -0.1),
                           "ce": (0.4, 0.7, -0.1 + 0.2 * step + jitter, -0.1 + jitter),
-                          "fixed_etf": (0.4, 0.7, float("nan"), -0.2 + jitter),
+                          "cb_resample": (0.4, 0.7, -0.1, -0.2 + jitter),
                           "logit_adjust": (0.55, 0.74, -0.1, -0.1), "mixup_lobm": (0.5, 0.73, -0.1, -0.1),
                           "mixup_cb": (0.45, 0.72, -0.1, -0.1)}
                 values["bmls_ms"] = (0.55 + gain + jitter, 0.74 + gain / 4 + jitter / 4, float("nan"),
@@ -93,6 +93,12 @@ def test_the_collapse_controls_make_the_trained_claim_inconclusive():
     runs.loc[runs["method"] == "ce", "tail_w_cos"] = -0.1 + runs.loc[runs["method"] == "ce", "seed"] * 0.01
     entry = _claims(lpm, runs, scale="long")["unbalanced_mixed_labels_collapse"]
     assert entry["verdict"] == "inconclusive" and "ce_collapse_reference" in entry["why_inconclusive"]
+    # resampling that does not separate the tail means: claim (ii)'s positive reference fails
+    runs = _lt_runs(0.2)
+    resample = runs["method"] == "cb_resample"
+    runs.loc[resample, "tail_mean_cos"] = 0.2 + runs.loc[resample, "seed"] * 0.01
+    entry = _claims(lpm, runs, scale="long")["singletons_separate_minority"]
+    assert entry["outcome"] == "holds" and "resampling_reference" in entry["why_inconclusive"]
     good = _claims(lpm, _lt_runs(0.2), scale="long")
     assert good["unbalanced_mixed_labels_collapse"]["verdict"] == "holds"
     assert good["singletons_separate_minority"]["verdict"] == "holds"
