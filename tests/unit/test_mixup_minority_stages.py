@@ -22,14 +22,25 @@ def _lpm_runs(instance_curve, bmls_cos, ms_cos):
     return pd.DataFrame(rows)
 
 
-def _lt_runs(gain):
+def _lt_runs(gain, collapse=0.3, singleton=-0.1, ratio1_gap=0.0):
+    """Three seeds x two datasets: BMLS + MS's tail / balanced accuracy `gain` above every other method; instance
+    Mixup's tail classifier cosine rising by `collapse` per ratio step (BMLS and CE: flat / rising by 0.2 for CE);
+    BMLS + MS's tail class-mean cosine `singleton` below BMLS's; resampling's 0.1 below CE's."""
     rows = []
     for dataset in ("fashion_mnist", "digits"):
         for seed, jitter in ((0, 0.0), (1, 0.02), (2, -0.02)):
-            for method, tail, acc in [("mixup_instance", 0.4, 0.7), ("bmls_ms", 0.4 + gain + jitter, 0.75 + jitter / 4),
-                                      ("bmls", 0.5, 0.72), ("ms", 0.3, 0.71)]:
-                rows.append({"dataset": dataset, "ratio": 100.0, "seed": seed, "method": method, "acc_tail": tail,
-                             "acc": acc})
+            for step, r in enumerate((1.0, 10.0, 100.0)):
+                values = {"mixup_instance": (0.4, 0.7, -0.1 + ratio1_gap + step * collapse + jitter, -0.1),
+                          "bmls": (0.5, 0.72, -0.1 + jitter, -0.1), "ms": (0.3, 0.71, float("nan"), -0.1),
+                          "ce": (0.4, 0.7, -0.1 + 0.2 * step + jitter, -0.1 + jitter),
+                          "cb_resample": (0.4, 0.7, -0.1, -0.2 + jitter),
+                          "logit_adjust": (0.55, 0.74, -0.1, -0.1), "mixup_lobm": (0.5, 0.73, -0.1, -0.1),
+                          "mixup_cb": (0.45, 0.72, -0.1, -0.1)}
+                values["bmls_ms"] = (0.55 + gain + jitter, 0.74 + gain / 4 + jitter / 4, float("nan"),
+                                     -0.1 + singleton + jitter / 10)
+                for method, (tail, acc, wcos, mcos) in values.items():
+                    rows.append({"dataset": dataset, "ratio": r, "seed": seed, "method": method, "acc_tail": tail,
+                                 "acc": acc, "tail_w_cos": wcos, "tail_mean_cos": mcos})
     return pd.DataFrame(rows)
 
 
@@ -40,23 +51,57 @@ def _claims(lpm_runs, runs, scale="default"):
 
 def test_claims_follow_the_measurements():
     good = _claims(_lpm_runs([-1 / 9, 0.2, 0.6], -1 / 9, -1 / 9), _lt_runs(0.2))
-    assert good["unbalanced_mixed_labels_collapse"]["verdict"] == "holds"
+    assert good["layer_peeled_instance_collapse"]["verdict"] == "holds"
     assert good["bmls_keeps_etf"]["verdict"] == "holds" and good["bmls_keeps_etf"]["kind"] == "sanity"
     assert good["ms_separates_at_least_as_well"]["verdict"] == "holds"
-    # the image claims are decided at scale=long: their tests hold, the verdict waits for the deciding scale
-    assert good["tail_accuracy_fashion_mnist"]["outcome"] == "holds"
-    assert good["tail_accuracy_fashion_mnist"]["verdict"] == "inconclusive"
-    assert "scale=long" in good["tail_accuracy_fashion_mnist"]["why_inconclusive"]
-    assert good["ablation_both_components"]["outcome"] == "holds"
+    # the trained-network claims are decided at scale=long: their tests hold, the verdict waits for that scale
+    for cid in ("unbalanced_mixed_labels_collapse", "singletons_separate_minority", "tail_accuracy_fashion_mnist",
+                "ablation_both_components"):
+        assert good[cid]["outcome"] == "holds", cid
+        assert good[cid]["verdict"] == "inconclusive" and "scale=long" in good[cid]["why_inconclusive"]
     assert good["benchmark_gains"]["verdict"] == "inconclusive" and good["benchmark_gains"]["decided_at"] == "paper"
     assert set(good["tail_accuracy_digits"]["per_seed"]) == {"0", "1", "2"}
-    bad = _claims(_lpm_runs([-1 / 9, 0.3, 0.25], 0.1, 0.05), _lt_runs(-0.1))
-    assert bad["unbalanced_mixed_labels_collapse"]["verdict"] == "fails"  # falls from ratio 10 to 100
+    bad = _claims(_lpm_runs([-1 / 9, 0.3, 0.25], 0.1, 0.05), _lt_runs(-0.1, collapse=-0.2, singleton=0.1))
+    assert bad["layer_peeled_instance_collapse"]["verdict"] == "fails"  # falls from ratio 10 to 100
     assert bad["bmls_keeps_etf"]["verdict"] == "fails"
     assert bad["ms_separates_at_least_as_well"]["verdict"] == "fails"
-    assert bad["tail_accuracy_digits"]["outcome"] == "fails"
+    for cid in ("unbalanced_mixed_labels_collapse", "singletons_separate_minority", "tail_accuracy_digits"):
+        assert bad[cid]["outcome"] == "fails", cid
     long = _claims(_lpm_runs([-1 / 9, 0.2, 0.6], -1 / 9, -1 / 9), _lt_runs(-0.1), scale="long")
-    assert long["tail_accuracy_digits"]["verdict"] == "fails" and long["ablation_both_components"]["verdict"] == "holds"
+    assert long["tail_accuracy_digits"]["verdict"] == "fails" and long["ablation_both_components"]["verdict"] == "fails"
+
+
+def test_the_strongest_baseline_decides_the_tail_claim():
+    """BMLS + MS above instance Mixup but below logit adjustment on the tail: the claim fails."""
+    runs = _lt_runs(0.2)
+    la = (runs["method"] == "logit_adjust") & (runs["ratio"] == 100.0)
+    runs.loc[la, "acc_tail"] = 0.95
+    entry = _claims(_lpm_runs([-1 / 9, 0.2, 0.6], -1 / 9, -1 / 9), runs, scale="long")["tail_accuracy_digits"]
+    outcomes = {t["name"]: t["outcome"] for t in entry["tests"]}
+    assert outcomes["tail accuracy BMLS + MS - Mixup (instance)"] == "holds"
+    assert outcomes["tail accuracy BMLS + MS - logit adjustment"] == "fails" and entry["verdict"] == "fails"
+
+
+def test_the_collapse_controls_make_the_trained_claim_inconclusive():
+    lpm = _lpm_runs([-1 / 9, 0.2, 0.6], -1 / 9, -1 / 9)
+    # a gap already at ratio 1 (no minority there): the negative control fails, the claim is not decided
+    entry = _claims(lpm, _lt_runs(0.2, ratio1_gap=0.3), scale="long")["unbalanced_mixed_labels_collapse"]
+    assert entry["outcome"] == "holds" and entry["verdict"] == "inconclusive"
+    assert "ratio1_no_collapse_reference" in entry["why_inconclusive"]
+    # CE that does not collapse: the measure's positive reference fails
+    runs = _lt_runs(0.2)
+    runs.loc[runs["method"] == "ce", "tail_w_cos"] = -0.1 + runs.loc[runs["method"] == "ce", "seed"] * 0.01
+    entry = _claims(lpm, runs, scale="long")["unbalanced_mixed_labels_collapse"]
+    assert entry["verdict"] == "inconclusive" and "ce_collapse_reference" in entry["why_inconclusive"]
+    # resampling that does not separate the tail means: claim (ii)'s positive reference fails
+    runs = _lt_runs(0.2)
+    resample = runs["method"] == "cb_resample"
+    runs.loc[resample, "tail_mean_cos"] = 0.2 + runs.loc[resample, "seed"] * 0.01
+    entry = _claims(lpm, runs, scale="long")["singletons_separate_minority"]
+    assert entry["outcome"] == "holds" and "resampling_reference" in entry["why_inconclusive"]
+    good = _claims(lpm, _lt_runs(0.2), scale="long")
+    assert good["unbalanced_mixed_labels_collapse"]["verdict"] == "holds"
+    assert good["singletons_separate_minority"]["verdict"] == "holds"
 
 
 def test_a_failed_positive_control_makes_the_sanity_check_inconclusive():

@@ -61,32 +61,42 @@ def prepare_lt(task: data.Task, ratio: float, n_max: int, test_per_class: int, s
 
 
 def run_lt(cfg, task: data.Task, dataset: str, ratio: float, seed: int, device: str) -> pd.DataFrame:
-    """Every method of cfg.lt.methods trained on the same long-tailed set; per-group test accuracy and geometry."""
+    """Every method of cfg.lt.methods trained on the same long-tailed set: per-group test accuracy; the collapse
+    measures on the training features at the end of training (neural collapse is a training-set phenomenon); the final
+    training loss (the convergence rule's)."""
     import torch
 
-    from neurips26.papers.mixup_minority.training import evaluate, train
+    from neurips26.papers.mixup_minority.training import evaluate, final_loss, train
 
     spec = lt_datasets(cfg)[dataset]
     x, y, xt, yt, counts, order = prepare_lt(task, ratio, int(spec.n_max), int(spec.test_per_class), seed)
-    groups = data.class_groups(task.classes)
-    rows = []
     methods = cfg.lt.methods if float(ratio) == float(cfg.lt.full_ratio) else cfg.lt.methods_other_ratios
+    rows = []
     for name in methods:
         torch.manual_seed(seed)
         model = train(METHODS[name], x, y, task.classes, cfg, seed, device)
-        ev = evaluate(model, xt, yt, task.classes)
-        acc = ev["per_class_acc"]
-        tail = groups["tail"]
         row = {"dataset": dataset, "ratio": float(ratio), "seed": seed, "method": name, "n_train": int(counts.sum()),
-               "n_test": len(yt), "acc": float(acc.mean()),
-               **{f"acc_{g}": float(acc[idx].mean()) for g, idx in groups.items()},
-               "tail_w_cos": mean_pairwise_cosine(ev["w"][tail]),
-               "tail_mean_cos": mean_pairwise_cosine(ev["class_means"][tail]),
-               "tail_classes": " ".join(str(int(order[r])) for r in tail)}
-        print(f"{dataset} ratio {ratio} seed {seed} {name}: acc {row['acc']:.3f} tail {row['acc_tail']:.3f}",
-              file=sys.stderr)
+               "n_test": len(yt), "steps": int(cfg.train.steps), "train_loss": final_loss(model),
+               **lt_measures(evaluate(model, xt, yt, task.classes), evaluate(model, x, y, task.classes),
+                             task.classes, METHODS[name].head),
+               "tail_classes": " ".join(str(int(order[r])) for r in data.class_groups(task.classes)["tail"])}
+        print(f"{dataset} ratio {ratio} seed {seed} {name}: acc {row['acc']:.3f} tail {row['acc_tail']:.3f} "
+              f"tail w cos {row['tail_w_cos']:.3f} tail mean cos {row['tail_mean_cos']:.3f} nc1 {row['nc1']:.3f} "
+              f"loss {row['train_loss']:.3f}", file=sys.stderr)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def lt_measures(test: dict, train: dict, classes: int, head: str) -> dict:
+    """Test accuracies (balanced, per group) and the training-feature collapse measures of the tail (minority)
+    classes: classifier-row cosine (learned heads only: a fixed ETF head's rows are fixed), centred class-mean cosine,
+    NC1."""
+    groups = data.class_groups(classes)
+    acc, tail = test["per_class_acc"], groups["tail"]
+    return {"acc": float(acc.mean()), **{f"acc_{g}": float(acc[idx].mean()) for g, idx in groups.items()},
+            "train_acc": float(train["per_class_acc"].mean()),
+            "tail_w_cos": mean_pairwise_cosine(train["w"][tail]) if head == "linear" else float("nan"),
+            "tail_mean_cos": mean_pairwise_cosine(train["class_means"][tail]), "nc1": train["nc1"]}
 
 
 def mixed_label_hist(cfg) -> pd.DataFrame:

@@ -1,5 +1,6 @@
 """ResNet-32 for CIFAR (He et al. 2016, option A shortcuts as in Cao et al. 2019's LDAM code): 3 stages x 5 basic
-blocks of 16 / 32 / 64 channels, global average pooling, then a linear map to the feature dimension (paper scale)."""
+blocks of 16 / 32 / 64 channels, global average pooling, then a linear map to the feature dimension (paper scale). No
+ReLU after that map: the features are signed, as a fixed ETF head needs (issue #61)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ class ResNet32(nn.Module):
                 layers.append(BasicBlock(cin, cout, stride if b == 0 else 1))
                 cin = cout
         self.layers = nn.Sequential(*layers)
-        self.out = nn.Sequential(nn.Linear(64, dim), nn.ReLU())
+        self.out = nn.Linear(64, dim)
 
     def forward(self, x):
         return self.out(self.layers(self.stem(x)).mean(dim=(2, 3)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-LT_VALUES = ["acc", "acc_head", "acc_medium", "acc_tail", "tail_w_cos", "tail_mean_cos"]
+LT_VALUES = ["acc", "acc_head", "acc_medium", "acc_tail", "train_acc", "tail_w_cos", "tail_mean_cos", "nc1", "train_loss"]
 LPM_VALUES = ["minority_w_cos", "minority_mean_cos", "majority_w_cos", "w_norm_ratio", "steps"]
 ABLATION = {"mixup_instance": (False, False), "bmls": (True, False), "ms": (False, True), "bmls_ms": (True, True)}
 

@@ -18,14 +18,16 @@ from neurips26.papers.mixup_minority.samplers import PairSampler, draw_single
 
 
 class SmallCNN(nn.Module):
-    """conv3x3(16) - pool - conv3x3(32) - pool - linear(dim) - ReLU: the feature extractor."""
+    """conv3x3(16) - pool - conv3x3(32) - pool - linear(dim): the feature extractor. The last map is linear (no ReLU)
+    so the features are signed: non-negative features cannot align with the rows of a fixed sum-zero ETF (issue #61),
+    and the same backbone goes under every head."""
 
     def __init__(self, channels: int, side: int, dim: int):
         super().__init__()
         self.body = nn.Sequential(
             nn.Conv2d(channels, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
-            nn.Linear(32 * (side // 4) ** 2, dim), nn.ReLU())
+            nn.Linear(32 * (side // 4) ** 2, dim))
 
     def forward(self, x):
         return self.body(x)
@@ -74,8 +76,9 @@ def train(method: Method, x: np.ndarray, y: np.ndarray, classes: int, cfg, seed:
     prior = np.bincount(y, minlength=classes) / len(y)
     adjust = torch.tensor(float(cfg.train.la_tau) * np.log(prior), dtype=torch.float32, device=device)
     alpha, delta = float(cfg.mixup.alpha), float(cfg.mixup.delta)
+    losses = np.zeros(steps)
     model.train()
-    for _ in range(steps):
+    for step in range(steps):
         if method.mixup is None:
             idx = torch.from_numpy(draw_single(sampler, method.single, batch, rng)).to(device)
             logits = model(xt[idx])
@@ -98,20 +101,34 @@ def train(method: Method, x: np.ndarray, y: np.ndarray, classes: int, cfg, seed:
         loss.backward()
         opt.step()
         sched.step()
+        losses[step] = float(loss.detach())
     model.eval()
+    model.train_losses = losses  # the convergence rule reads the last tenth (JOURNAL.md, issue #61)
     return model
 
 
+def final_loss(model: Net) -> float:
+    """Mean training loss over the last tenth of the steps (the convergence rule's loss)."""
+    losses = model.train_losses
+    return float(losses[-max(1, len(losses) // 10):].mean())
+
+
 @torch.no_grad()
-def evaluate(model: Net, x: np.ndarray, y: np.ndarray, classes: int) -> dict:
-    """Per-class test accuracy (argmax over the K pure-class logits), and the geometry of the pure-class classifier
-    rows and of the centred test class means of the features."""
+def features(model: Net, x: np.ndarray) -> np.ndarray:
     device = next(model.parameters()).device
     xt = torch.from_numpy(x)
     feats = torch.cat([model.features(xt[s:s + 1024].to(device)).cpu() for s in range(0, len(x), 1024)])
-    feats = feats.double().numpy()
+    return feats.double().numpy()
+
+
+def evaluate(model: Net, x: np.ndarray, y: np.ndarray, classes: int) -> dict:
+    """Per-class accuracy (argmax over the K pure-class logits), the pure-class classifier rows, and the features'
+    class statistics (collapse.class_geometry) on the set given: the training set for neural collapse, which is read
+    from training features at the end of training (Papyan et al. 2020), the test set for accuracy."""
+    from neurips26.papers.mixup_minority.collapse import class_geometry
+
+    feats = features(model, x)
     w = model.weights().detach().cpu().double().numpy()[:classes]
     pred = (feats @ w.T).argmax(1)
     per_class = np.array([(pred[y == c] == c).mean() for c in range(classes)])
-    means = np.stack([feats[y == c].mean(0) for c in range(classes)])
-    return {"per_class_acc": per_class, "w": w, "class_means": means - means.mean(0)}
+    return {"per_class_acc": per_class, "w": w, **class_geometry(feats, y, classes)}
