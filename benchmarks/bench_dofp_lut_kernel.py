@@ -23,7 +23,8 @@ import numpy as np
 import torch
 import yaml
 
-from neurips26.papers.dofp_lut import baselines, interp, method, timing
+from neurips26.papers.dofp_lut import interp, method, pipelines, timing
+from neurips26.papers.dofp_lut.harness import Pipeline
 from neurips26.papers.dofp_lut.mosaic import malus, mosaic
 
 SHAPES = {"1 MP": (1024, 1024), "5 MP": (2048, 2448), "12 MP": (3000, 4096)}
@@ -123,16 +124,18 @@ def main() -> None:
             buffers[h, w] = np.empty((3, 4, h, w), dtype=np.float32)
         return kernel.fused_demosaic(r, lut_tables, index, out=buffers[h, w])
 
-    runs = {"dofp_lut": lambda r: kernel.fused_demosaic(r, lut_tables, index),
-            "dofp_lut_reuse": reuse,
-            "dofp_lut_torch": lambda r: method.lut_demosaic(r, luts, index),
-            "bilinear": interp.bilinear,
-            "polanalyser": baselines.polanalyser_demosaic,
-            "polanalyser_ea": lambda r: baselines.polanalyser_demosaic(r, "_EA")}
+    # equal terms (issue #72): every method from the uint16 mosaic to 12 float32 planes, conversions declared
+    runs = {"dofp_lut": pipelines.kernel_pipeline("dofp_lut", lut_tables, index),
+            "dofp_lut_reuse": Pipeline("dofp_lut_reuse", reuse, pipelines.to_float),
+            "dofp_lut_torch": pipelines.torch_pipeline("dofp_lut_torch", lambda r: method.lut_demosaic(r, luts, index)),
+            "bilinear": pipelines.torch_pipeline("bilinear", interp.bilinear),
+            "polanalyser": pipelines.polanalyser_pipeline("polanalyser", ""),
+            "polanalyser_ea": pipelines.polanalyser_pipeline("polanalyser_ea", "_EA")}
     raw = scene()
-    check = timing.agreement(runs["dofp_lut"](raw), runs["dofp_lut_torch"](raw))
-    df = timing.throughput_rows(runs, raw, list(SHAPES.values()), METHODS, sorted({1, args.threads}), args.repeats,
-                                256, budget_s=2.0)
+    raw16 = pipelines.native_mosaic(raw)
+    check = timing.agreement(runs["dofp_lut"](raw16), runs["dofp_lut_torch"](raw16))
+    df = timing.throughput_rows(runs, raw16, list(SHAPES.values()), METHODS, sorted({1, args.threads}), args.repeats,
+                                256)
     df["tables"] = (f"trained ({args.npz})" if args.npz is not None and args.npz.exists() else "random teacher")
     df["table_rows"] = " / ".join(f"{s} {tuple(luts[s].shape)}" for s in method.STAGES)
     df["kernel_agreement"] = check
@@ -143,7 +146,7 @@ def main() -> None:
     args.out.with_suffix(".md").write_text(f"{note}\n\n{table}\n")
     print(f"kernel = torch reference on {100 * check:.2f}% of the pixels (512 x 512 frame); {note}\n{table}")
     if not args.no_profile:
-        prof = profile(kernel, lut_tables, index, timing.tile(raw, *SHAPES["5 MP"]))
+        prof = profile(kernel, lut_tables, index, timing.tile(raw.numpy(), *SHAPES["5 MP"]))
         args.out.with_name(args.out.stem + "_profile.md").write_text(prof + "\n")
         print(f"profile (5 MP frame, 1 thread):\n{prof}")
 

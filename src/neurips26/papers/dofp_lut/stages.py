@@ -50,9 +50,10 @@ def run_ablation(drop: str) -> Callable[[StageContext], None]:
     return stage
 
 
-def _timing_inputs(ctx: StageContext):
-    """The models of the first seed's run and the first test scene (the frame every method is timed on)."""
-    from neurips26.papers.dofp_lut import experiments, timing
+def _timing_inputs(ctx: StageContext, names):
+    """The equal-terms pipelines among `names` (the first seed's models) and the first test scene as the camera-native
+    uint16 frame every method is timed on."""
+    from neurips26.papers.dofp_lut import experiments, pipelines, timing
     from neurips26.papers.dofp_lut.data import make_scenes
 
     if len(ctx.inputs) != 2 or ctx.inputs[1].suffix != ".npz":
@@ -61,27 +62,50 @@ def _timing_inputs(ctx: StageContext):
     scene = make_scenes(prepared_data_dir(ctx, DATASET), [ctx.cfg.images.test[0]],
                         seed + experiments.TEST_SEED_OFFSET, ctx.cfg.scene)[0]
     teacher, luts, generic = timing.load_models(np.load(ctx.inputs[1], allow_pickle=False), ctx.cfg)
-    runs = {name: run for name, (_, run) in experiments.methods(luts, generic, teacher, ctx.cfg).items()}
-    names = {*ctx.cfg.timing.methods, *ctx.cfg.throughput.methods} if ctx.cfg.timing.enabled \
-        else set(ctx.cfg.throughput.methods)
-    runs.update(timing.lut_runs(luts, ctx.cfg, names))  # dofp_lut = the fused kernel; dofp_lut_torch = the reference
-    return runs, scene.raw
+    torch_runs = {name: run for name, (_, run) in experiments.methods(luts, generic, teacher, ctx.cfg).items()}
+    torch_runs["dofp_lut_torch"] = torch_runs["dofp_lut"]  # in the run jobs `dofp_lut` is the torch reference
+    return pipelines.pipelines(torch_runs, luts, ctx.cfg, list(names)), pipelines.native_mosaic(scene.raw)
 
 
 def timing_stage(ctx: StageContext) -> None:
-    """ms per megapixel per method (wall-clock; outside the manifest)."""
-    from neurips26.papers.dofp_lut import timing
+    """--output timing.csv determinism.csv: equal-terms ms per megapixel per method, and the output digests of the
+    kernel and the torch reference over runs and thread counts (wall-clock and digests; outside the manifest)."""
+    from neurips26.papers.dofp_lut import determinism, timing
 
-    runs, raw = _timing_inputs(ctx)
-    write_csv(ctx.output, timing.time_methods(runs, raw, ctx.cfg))
+    if len(ctx.outputs) != 2:
+        raise UserError("timing writes two files: --output timing.csv determinism.csv")
+    cfg = ctx.cfg
+    d = cfg.determinism
+    timed = [*cfg.timing.methods, *cfg.claims.bilinear_references] if cfg.timing.enabled else []
+    pipes, raw16 = _timing_inputs(ctx, dict.fromkeys([*timed, *d.implementations]))
+    write_csv(ctx.outputs[0], timing.time_methods(pipes, raw16, cfg))
+    frame = timing.tile(raw16, *(int(v) for v in d.frame))
+    chosen = {n: pipes[n] for n in d.implementations}
+    write_csv(ctx.outputs[1], determinism.digest_rows(chosen, frame, sorted({1, ctx.threads}), int(d.runs),
+                                                      timing.set_threads))
 
 
 def throughput_stage(ctx: StageContext) -> None:
-    """MP/s per method, frame size and thread count, with the memory-bandwidth bound (benchmark, not a claim)."""
-    from neurips26.papers.dofp_lut import timing
+    """--output throughput.csv realtime.csv roofline.csv: MP/s per method, frame size and thread count with the
+    memory-bandwidth bound (benchmark), frames per second on the sensor frame (the real-time claim), and the kernel's
+    roofline (memory, compute and gather roofs measured in this job; empty when config roofline.enabled is off)."""
+    from neurips26.papers.dofp_lut import pipelines, timing
 
-    runs, raw = _timing_inputs(ctx)
-    write_csv(ctx.output, timing.throughput(runs, raw, ctx.cfg, ctx.threads))
+    if len(ctx.outputs) != 3:
+        raise UserError("throughput writes three files: --output throughput.csv realtime.csv roofline.csv")
+    cfg = ctx.cfg
+    pipes, raw16 = _timing_inputs(ctx, dict.fromkeys([*cfg.throughput.methods, *cfg.realtime.methods]))
+    write_csv(ctx.outputs[0], timing.throughput(pipes, raw16, cfg, ctx.threads))
+    write_csv(ctx.outputs[1], timing.realtime(pipes, raw16, cfg, ctx.threads))
+    roof = pd.DataFrame()
+    if cfg.roofline.enabled:
+        from neurips26.papers.dofp_lut import kernel, roofline
+
+        _, luts, _ = timing.load_models(np.load(ctx.inputs[1], allow_pickle=False), cfg)
+        roof = roofline.table(kernel.tables(luts), cfg.index, pipelines.to_float(raw16), cfg.roofline.frames,
+                              sorted({1, ctx.threads}), int(cfg.roofline.repeats),
+                              lambda t: timing.bandwidth_gb_s(t, int(cfg.throughput.bandwidth_mb)))
+    write_csv(ctx.outputs[2], roof)
 
 
 def table_main(ctx: StageContext) -> None:
@@ -112,17 +136,22 @@ def figure_maps(ctx: StageContext) -> None:
 
 
 def claims(ctx: StageContext) -> None:
-    """--input tables/main.csv tables/ablation.csv runs/seed*.csv runs/ablation_*_seed*.csv (the per-seed values)."""
-    runs = [p for p in ctx.inputs[2:] if p.name.startswith("seed")]
-    ablations = [p for p in ctx.inputs[2:] if p.name.startswith("ablation_")]
-    if [p.name for p in ctx.inputs[:2]] != ["main.csv", "ablation.csv"] or not runs or not ablations \
-            or len(runs) + len(ablations) != len(ctx.inputs) - 2:
+    """--input tables/main.csv tables/ablation.csv runs/seed*.csv runs/ablation_*_seed*.csv (the per-seed values)
+    timing.csv determinism.csv realtime.csv (the equal-terms times, output digests and sensor frame rates)."""
+    names = [p.name for p in ctx.inputs]
+    tail = ["timing.csv", "determinism.csv", "realtime.csv"]
+    middle = ctx.inputs[2:-3]
+    runs = [p for p in middle if p.name.startswith("seed")]
+    ablations = [p for p in middle if p.name.startswith("ablation_")]
+    if names[:2] != ["main.csv", "ablation.csv"] or names[-3:] != tail or not runs or not ablations \
+            or len(runs) + len(ablations) != len(middle):
         raise UserError("claims needs --input tables/main.csv tables/ablation.csv runs/seed*.csv "
-                        "runs/ablation_*_seed*.csv")
+                        "runs/ablation_*_seed*.csv timing.csv determinism.csv realtime.csv")
     from neurips26.papers.dofp_lut import paper_claims
 
+    speed = {name.removesuffix(".csv"): pd.read_csv(path) for name, path in zip(tail, ctx.inputs[-3:], strict=True)}
     write_claims_and_metrics(ctx, *paper_claims.build(pd.read_csv(ctx.inputs[0]), pd.read_csv(ctx.inputs[1]),
-                                                      read_csvs(runs), read_csvs(ablations), ctx.cfg))
+                                                      read_csvs(runs), read_csvs(ablations), ctx.cfg, **speed))
 
 
 def _figure(name: str) -> Callable[[StageContext], None]:
