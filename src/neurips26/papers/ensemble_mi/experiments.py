@@ -77,6 +77,7 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
     acc = full_pool_accuracy(copula.sample(free, int(s.n_cal), rng), copula.sample(free, int(s.n_test), rng),
                              n_classes, float(cfg.selection.alpha))
     fitted = pd.DataFrame(copula_rows(cfg, f"sim_K{n_classes}", *cal, n_classes, rng))
+    out = pd.concat([out, floor_pool_rows(cfg, n_classes, rng)], ignore_index=True)
     out = pd.concat([out, pd.DataFrame([{"task": f"sim_K{n_classes}_indep2", "method": "full_pool",
                                          "budget": pool.size, "accuracy": acc, "picks": "all"}]), fitted],
                     ignore_index=True).assign(kind="selection")
@@ -92,6 +93,23 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
                            "se_plugin": plugin_mi_se(cal[0], cal[1][:, subset])})
     checks = pd.DataFrame(checks).assign(task=f"sim_K{n_classes}")
     return pd.concat([out, checks], ignore_index=True).assign(seed=seed)
+
+
+def floor_pool_rows(cfg, n_classes: int, rng: np.random.Generator) -> pd.DataFrame:
+    """The saturation claim's positive control (`simulator.floor_pool`): one equicorrelated cluster, where the copula
+    puts a floor under the vote by construction. Greedy-MI to the full pool (task `sim_K<K>_floor`) and the same eps
+    with rho = 0, full pool (`sim_K<K>_floor_indep2`)."""
+    s, alpha = cfg.simulator, float(cfg.selection.alpha)
+    pool = copula.Pool.from_clusters([dict(s.floor_pool)], n_classes)
+    cal, test = copula.sample(pool, int(s.n_cal), rng), copula.sample(pool, int(s.n_test), rng)
+    name = f"sim_K{n_classes}_floor"
+    rows = pd.DataFrame(evaluate(selections(*cal, n_classes, cfg, rng, ("greedy_mi",)), cal, test, n_classes, alpha))
+    free = copula.Pool(pool.eps, pool.cluster, np.zeros_like(pool.rho), n_classes)
+    acc = full_pool_accuracy(copula.sample(free, int(s.n_cal), rng), copula.sample(free, int(s.n_test), rng),
+                             n_classes, alpha)
+    return pd.concat([rows.assign(task=name), pd.DataFrame([{"task": f"{name}_indep2", "method": "full_pool",
+                                                             "budget": pool.size, "accuracy": acc, "picks": "all"}])],
+                     ignore_index=True).assign(kind="selection")
 
 
 def plant_copies(y_cal, preds: np.ndarray, n_classes: int, copies: int, noise: float,

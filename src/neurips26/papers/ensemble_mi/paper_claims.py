@@ -121,7 +121,7 @@ def _saturation_test(runs, task: str, method: str, reference: str, ratio: float)
 def build(runs: pd.DataFrame, cfg) -> list[Claim]:
     c = cfg.claims
     tasks = set(runs.task.dropna())
-    sims = sorted(t for t in tasks if t.startswith("sim") and "_" not in t[4:])  # sim_K2, not sim_K2_indep2
+    sims = sorted(t for t in tasks if t.startswith("sim") and "_" not in t[4:])  # sim_K2, not sim_K2_floor
     reals = [t for t in cfg.tasks.names if t in tasks]
     paper_value = {"value": None, "where": PAPER}
 
@@ -170,10 +170,12 @@ def build(runs: pd.DataFrame, cfg) -> list[Claim]:
 
     ratio = float(c.saturation_ratio)
     sat_tests = [_saturation_test(runs, t, m, f"{t}_indep2", ratio) for t in reals for m in ("greedy_mi", "top_k")]
-    sat_controls = [Control(f"simulator_{t.lower()}", "positive",
-                            f"the copula simulator {t} (correlated clusters: a floor exists), greedy-MI to the full "
-                            f"pool, against the same eps with rho = 0", _saturation_test(runs, t, "greedy_mi",
-                                                                                         f"{t}_indep2", ratio))
+    sp = cfg.simulator.floor_pool
+    sat_controls = [Control(f"simulator_{t.lower()}_floor", "positive",
+                            f"the copula simulator, one equicorrelated cluster of {sp.size} members (eps "
+                            f"{sp.eps[0]}-{sp.eps[1]}, rho {sp.rho}: a vote floor by construction), K = {t[5:]}, "
+                            f"greedy-MI to the full pool, against the same eps with rho = 0",
+                            _saturation_test(runs, f"{t}_floor", "greedy_mi", f"{t}_floor_indep2", ratio))
                     for t in sims]
     sat_controls += [Control(f"decorrelated_{t}", "negative",
                              f"{t} with every member decorrelated (moved to random rows of its class on each half: "
