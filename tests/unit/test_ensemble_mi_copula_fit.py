@@ -22,8 +22,9 @@ def test_the_fit_recovers_eps_and_rho_within_three_bootstrap_standard_errors():
 
 
 def test_the_clusters_separate_a_correlated_block_from_independent_members():
-    pool = copula.Pool.from_clusters([{"size": 4, "eps": [0.2, 0.2], "rho": 0.9},
-                                      {"size": 3, "eps": [0.3, 0.3], "rho": 0.0}], 2)
+    pool = copula.Pool.from_clusters(
+        [{"size": 4, "eps": [0.2, 0.2], "rho": 0.9}, {"size": 3, "eps": [0.3, 0.3], "rho": 0.0}], 2
+    )
     y, preds = copula.sample(pool, 3000, np.random.default_rng(0))
     label = copula_fit.fit(y, preds, 2, 0.5).cluster
     assert len(set(label[:4])) == 1 and len(set(label[4:])) == 3 and label[0] not in label[4:]

@@ -67,7 +67,7 @@ def fit(y: np.ndarray, preds: np.ndarray, n_classes: int, cut: float, groups: np
     rho = []
     for c in range(int(label.max()) + 1):
         inside = np.flatnonzero(label == c)
-        pairs = [(i, j) for n, i in enumerate(inside) for j in inside[n + 1:]]
+        pairs = [(i, j) for n, i in enumerate(inside) for j in inside[n + 1 :]]
         if not pairs:
             rho.append(0.0)
             continue
@@ -76,8 +76,9 @@ def fit(y: np.ndarray, preds: np.ndarray, n_classes: int, cut: float, groups: np
     return copula.Pool(eps, label.astype(int), np.array(rho), n_classes)
 
 
-def predicted_plateau(pool: copula.Pool, n_cal: int, n_test: int, alpha: float, rng: np.random.Generator,
-                      independent: bool = False) -> float:
+def predicted_plateau(
+    pool: copula.Pool, n_cal: int, n_test: int, alpha: float, rng: np.random.Generator, independent: bool = False
+) -> float:
     """Accuracy of the aggregator over every member of the fitted copula (fit on n_cal simulated rows, judged on
     n_test): the plateau the floor predicts at the pool's size; `independent` sets every rho to 0 (no floor)."""
     if independent:
@@ -87,9 +88,12 @@ def predicted_plateau(pool: copula.Pool, n_cal: int, n_test: int, alpha: float, 
     return float((PatternAggregator(pool.n_classes, alpha).fit(yc, pc).predict(pt) == yt).mean())
 
 
-def bootstrap_se(y: np.ndarray, preds: np.ndarray, n_classes: int, groups: np.ndarray, n_boot: int,
-                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def bootstrap_se(
+    y: np.ndarray, preds: np.ndarray, n_classes: int, groups: np.ndarray, n_boot: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Bootstrap (over rows) standard errors of the fitted eps per member and rho per cluster, clusters held fixed."""
-    fits = [fit(y[rows], preds[rows], n_classes, 0.0, groups)
-            for rows in (rng.integers(0, len(y), len(y)) for _ in range(n_boot))]
+    fits = [
+        fit(y[rows], preds[rows], n_classes, 0.0, groups)
+        for rows in (rng.integers(0, len(y), len(y)) for _ in range(n_boot))
+    ]
     return np.std([f.eps for f in fits], axis=0, ddof=1), np.std([f.rho for f in fits], axis=0, ddof=1)

@@ -25,10 +25,28 @@ DATA = {"imdb": "ensemble_mi_imdb", "rt": "ensemble_mi_imdb", "bbc": "ensemble_m
 
 def predict(task: str, pool: int, family: str, out: Path) -> float:
     start = time.time()
-    subprocess.run([sys.executable, "-m", "neurips26", "ensemble_mi", f"predict_{family}", "--config",
-                    "results/ensemble_mi/config.yaml", "--input", f"data/raw/{DATA[task]}/provenance.json",
-                    "--seed", str(SEED), "--output", str(out), "--threads", "1", f"task={task}",
-                    f"tasks.{task}.pool={pool}"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "neurips26",
+            "ensemble_mi",
+            f"predict_{family}",
+            "--config",
+            "results/ensemble_mi/config.yaml",
+            "--input",
+            f"data/raw/{DATA[task]}/provenance.json",
+            "--seed",
+            str(SEED),
+            "--output",
+            str(out),
+            "--threads",
+            "1",
+            f"task={task}",
+            f"tasks.{task}.pool={pool}",
+        ],
+        check=True,
+    )
     return time.time() - start
 
 
@@ -52,11 +70,14 @@ def main(task: str, pools: list[int]) -> None:
         fitted = acc[f"{task}_copula", "full_pool"].mean() if (f"{task}_copula", "full_pool") in acc else float("nan")
         sat = acc[task, "greedy_mi"].unstack("budget").mean()
         m = len(sat)
-        print(f"{task} pool {pool}: members {frame.shape[1] - 2}, predict s {cost}, run_real s {run_cost:.0f}, "
-              f"headroom {power.max():+.4f}, paired SE (3 halves) max {se:.4f}, greedy-top-k mean over budgets "
-              f"{gap.mean(axis=1).mean():+.4f}, full pool {full:.3f}, decorrelated full pool {indep:.3f}, copula-predicted "
-              f"{fitted:.3f}; greedy-MI acc(1), acc(M/2), acc(M): {sat.iloc[0]:.3f} {sat.iloc[m // 2 - 1]:.3f} "
-              f"{sat.iloc[-1]:.3f}", flush=True)
+        print(
+            f"{task} pool {pool}: members {frame.shape[1] - 2}, predict s {cost}, run_real s {run_cost:.0f}, "
+            f"headroom {power.max():+.4f}, paired SE (3 halves) max {se:.4f}, greedy-top-k mean over budgets "
+            f"{gap.mean(axis=1).mean():+.4f}, full pool {full:.3f}, decorrelated full pool {indep:.3f}, copula-predicted "
+            f"{fitted:.3f}; greedy-MI acc(1), acc(M/2), acc(M): {sat.iloc[0]:.3f} {sat.iloc[m // 2 - 1]:.3f} "
+            f"{sat.iloc[-1]:.3f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -22,11 +22,14 @@ def main(classes: list[int]) -> None:
         curve = acc[f"sim_K{k}", "greedy_mi"]
         m = len(curve)
         first, last = curve.iloc[m // 2 - 1] - curve.iloc[0], curve.iloc[-1] - curve.iloc[m // 2 - 1]
-        print(f"sim_K{k}: {time.time() - start:.0f} s; greedy-MI acc(1) {curve.iloc[0]:.3f} acc(M/2) "
-              f"{curve.iloc[m // 2 - 1]:.3f} acc(M) {curve.iloc[-1]:.3f}; first {first:+.3f} last {last:+.3f}; "
-              f"independent {acc[f'sim_K{k}_indep2', 'full_pool'].iloc[0]:.3f}; copula-predicted "
-              f"{acc[f'sim_K{k}_copula', 'full_pool'].iloc[0]:.3f} (rho = 0: "
-              f"{acc[f'sim_K{k}_copula_indep', 'full_pool'].iloc[0]:.3f})", flush=True)
+        print(
+            f"sim_K{k}: {time.time() - start:.0f} s; greedy-MI acc(1) {curve.iloc[0]:.3f} acc(M/2) "
+            f"{curve.iloc[m // 2 - 1]:.3f} acc(M) {curve.iloc[-1]:.3f}; first {first:+.3f} last {last:+.3f}; "
+            f"independent {acc[f'sim_K{k}_indep2', 'full_pool'].iloc[0]:.3f}; copula-predicted "
+            f"{acc[f'sim_K{k}_copula', 'full_pool'].iloc[0]:.3f} (rho = 0: "
+            f"{acc[f'sim_K{k}_copula_indep', 'full_pool'].iloc[0]:.3f})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
@@ -42,5 +45,8 @@ def floor_pool(classes: list[int]) -> None:
         rows = experiments.floor_pool_rows(cfg, k, np.random.default_rng(SEED))
         curve = rows[(rows.task == f"sim_K{k}_floor") & (rows.method == "greedy_mi")].set_index("budget").accuracy
         m = len(curve)
-        print(f"floor pool K{k}: acc(1) {curve.iloc[0]:.3f} acc(M/2) {curve.iloc[m // 2 - 1]:.3f} acc(M) "
-              f"{curve.iloc[-1]:.3f}; independent {rows[rows.method == 'full_pool'].accuracy.iloc[0]:.3f}", flush=True)
+        print(
+            f"floor pool K{k}: acc(1) {curve.iloc[0]:.3f} acc(M/2) {curve.iloc[m // 2 - 1]:.3f} acc(M) "
+            f"{curve.iloc[-1]:.3f}; independent {rows[rows.method == 'full_pool'].accuracy.iloc[0]:.3f}",
+            flush=True,
+        )
