@@ -91,7 +91,8 @@ rule ensemble_mi_run_real:
             family=ENSEMBLE_MI_FAMILIES[w.task],
         ),
         config="results/ensemble_mi/config.yaml",
-        code=code_files("ensemble_mi", "aggregator", "information", "method", "baselines", "experiments"),
+        code=code_files("ensemble_mi", "aggregator", "information", "method", "baselines", "experiments", "copula",
+                        "copula_fit"),
     output:
         "results/ensemble_mi/runs/real_{task}/seed{seed}.csv",
     wildcard_constraints:
@@ -113,7 +114,8 @@ rule ensemble_mi_run_real:
 rule ensemble_mi_run_sim:
     input:
         config="results/ensemble_mi/config.yaml",
-        code=code_files("ensemble_mi", "copula", "aggregator", "information", "method", "baselines", "experiments"),
+        code=code_files("ensemble_mi", "copula", "copula_fit", "aggregator", "information", "method", "baselines",
+                        "experiments"),
     output:
         "results/ensemble_mi/runs/sim_K{classes}/seed{seed}.csv",
     wildcard_constraints:

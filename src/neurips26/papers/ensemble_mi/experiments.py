@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from neurips26.papers.ensemble_mi import baselines, copula
+from neurips26.papers.ensemble_mi import baselines, copula, copula_fit
 from neurips26.papers.ensemble_mi.aggregator import PatternAggregator, majority_vote
 from neurips26.papers.ensemble_mi.information import estimate, exact_mi, heldout_mi, plugin_mi_se
 from neurips26.papers.ensemble_mi.method import greedy_path
@@ -71,7 +71,16 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
 
     picks = selections(*cal, n_classes, cfg, rng)
     rows = evaluate(picks, cal, test, n_classes, float(cfg.selection.alpha), exact)
-    out = pd.DataFrame(rows).assign(kind="selection")
+    out = pd.DataFrame(rows).assign(kind="selection", task=f"sim_K{n_classes}")
+    # the saturation claim's reference: the same members (same eps) with independent errors (rho = 0), full pool
+    free = copula.Pool(pool.eps, pool.cluster, np.zeros_like(pool.rho), n_classes)
+    acc = full_pool_accuracy(copula.sample(free, int(s.n_cal), rng), copula.sample(free, int(s.n_test), rng),
+                             n_classes, float(cfg.selection.alpha))
+    fitted = pd.DataFrame(copula_rows(cfg, f"sim_K{n_classes}", *cal, n_classes, rng))
+    out = pd.concat([out, floor_pool_rows(cfg, n_classes, rng)], ignore_index=True)
+    out = pd.concat([out, pd.DataFrame([{"task": f"sim_K{n_classes}_indep2", "method": "full_pool",
+                                         "budget": pool.size, "accuracy": acc, "picks": "all"}]), fitted],
+                    ignore_index=True).assign(kind="selection")
     checks = []
     for size in range(1, int(s.estimator_max_size) + 1):
         for rep in range(int(s.estimator_subsets)):
@@ -82,7 +91,25 @@ def run_simulator(cfg, n_classes: int, seed: int) -> pd.DataFrame:
             checks.append({"kind": "estimator", "budget": size, "replicate": rep, "picks": " ".join(map(str, subset)),
                            "mi_true": truth, **{f"mi_{k}": v for k, v in est.items()},
                            "se_plugin": plugin_mi_se(cal[0], cal[1][:, subset])})
-    return pd.concat([out, pd.DataFrame(checks)], ignore_index=True).assign(task=f"sim_K{n_classes}", seed=seed)
+    checks = pd.DataFrame(checks).assign(task=f"sim_K{n_classes}")
+    return pd.concat([out, checks], ignore_index=True).assign(seed=seed)
+
+
+def floor_pool_rows(cfg, n_classes: int, rng: np.random.Generator) -> pd.DataFrame:
+    """The saturation claim's positive control (`simulator.floor_pool`): one equicorrelated cluster, where the copula
+    puts a floor under the vote by construction. Greedy-MI to the full pool (task `sim_K<K>_floor`) and the same eps
+    with rho = 0, full pool (`sim_K<K>_floor_indep2`)."""
+    s, alpha = cfg.simulator, float(cfg.selection.alpha)
+    pool = copula.Pool.from_clusters([dict(s.floor_pool)], n_classes)
+    cal, test = copula.sample(pool, int(s.n_cal), rng), copula.sample(pool, int(s.n_test), rng)
+    name = f"sim_K{n_classes}_floor"
+    rows = pd.DataFrame(evaluate(selections(*cal, n_classes, cfg, rng, ("greedy_mi",)), cal, test, n_classes, alpha))
+    free = copula.Pool(pool.eps, pool.cluster, np.zeros_like(pool.rho), n_classes)
+    acc = full_pool_accuracy(copula.sample(free, int(s.n_cal), rng), copula.sample(free, int(s.n_test), rng),
+                             n_classes, alpha)
+    return pd.concat([rows.assign(task=name), pd.DataFrame([{"task": f"{name}_indep2", "method": "full_pool",
+                                                             "budget": pool.size, "accuracy": acc, "picks": "all"}])],
+                     ignore_index=True).assign(kind="selection")
 
 
 def plant_copies(y_cal, preds: np.ndarray, n_classes: int, copies: int, noise: float,
@@ -135,33 +162,89 @@ def run_control(cfg, members: list[str], y: np.ndarray, preds: np.ndarray, cal: 
     return dup.assign(anchor=members[best], planted_set_gain=gain)
 
 
+def decorrelated_pool(y: np.ndarray, preds: np.ndarray, halves: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """Every member decorrelated (`decorrelate`): the same members, per-class accuracies and confusions on each half,
+    with errors independent of each other: the plateau the pool would reach without correlated errors."""
+    return np.column_stack([decorrelate(y, preds[:, m], halves, rng) for m in range(preds.shape[1])])
+
+
+def full_pool_accuracy(cal, test, n_classes: int, alpha: float) -> float:
+    """Test accuracy of the aggregator (fit on calibration) over every member: where every curve to the full pool ends."""
+    (yc, pc), (yt, pt) = cal, test
+    return float((PatternAggregator(n_classes, alpha).fit(yc, pc).predict(pt) == yt).mean())
+
+
+def copula_rows(cfg, task: str, y_cal: np.ndarray, p_cal: np.ndarray, n_classes: int,
+                rng: np.random.Generator) -> list[dict]:
+    """The copula fitted to one calibration half and the full-pool plateau it predicts (task `<task>_copula`), and the
+    same fit with every rho set to 0 (`<task>_copula_indep`: no floor, the floor claim's negative control)."""
+    f = cfg.copula_fit
+    pool = copula_fit.fit(y_cal, p_cal, n_classes, float(f.cut))
+    rows = []
+    for name, independent in ((f"{task}_copula", False), (f"{task}_copula_indep", True)):
+        acc = copula_fit.predicted_plateau(pool, len(y_cal), int(f.n_test), float(cfg.selection.alpha), rng,
+                                           independent)
+        rows.append({"task": name, "method": "full_pool", "budget": pool.size, "accuracy": acc, "picks": "all",
+                     "clusters": int(pool.cluster.max()) + 1, "largest_rho": float(pool.rho.max()),
+                     "mean_pair_rho": float(np.mean([pool.rho[pool.cluster[i]] if pool.cluster[i] == pool.cluster[j]
+                                                     else 0.0 for i in range(pool.size)
+                                                     for j in range(i + 1, pool.size)]))})
+    return rows
+
+
+def split_rows(n: int, power_fraction: float, splits: int, rng: np.random.Generator):
+    """The power split (a fixed share of the pool, drawn once per seed, never used to judge) and `splits` random
+    calibration/test halves of the rest: (power rows, [(cal, test), ...])."""
+    order = rng.permutation(n)
+    n_power = int(round(power_fraction * n))
+    power, rest = order[:n_power], order[n_power:]
+    halves = []
+    for _ in range(splits):
+        perm = rng.permutation(rest)
+        halves.append((perm[: len(perm) // 2], perm[len(perm) // 2:]))
+    return power, halves
+
+
 def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Random calibration/test halves of a cached real pool; every method on each, and the `oracle` rows: forward
-    selection by test accuracy up to evaluation.oracle_budget (the pool's headroom; it peeks at the test half, so it
-    is no selection method and no baseline). Positive control (task
-    `<task>_dup`, `run_control`): planted near copies of the best member and planted decorrelated members; greedy-MI
-    and top-k only."""
+    """A cached real pool, per seed: a power split held out once (`evaluation.power_fraction`) and random
+    calibration/test halves of the rest (`evaluation.splits`). On each half every method over budgets 1..M (judged on
+    the test half); task `<task>_power`: the `oracle` (forward selection by accuracy on the power split; it peeks, so
+    it is no method and no baseline) and top-k, both judged on the power split: the pool's headroom, measured where
+    nothing is judged; task `<task>_indep`: greedy-MI and top-k on the pool with every member decorrelated (errors made
+    independent), and `<task>_indep2`: the full-pool accuracy of a second decorrelated draw (the saturation claim's
+    reference and its negative control); task `<task>_dup`: the positive control of the top-k claim (`run_control`)."""
     rng = np.random.default_rng(seed)
     members = [c for c in predictions.columns if c not in ("row", "y")]
     y = predictions.y.to_numpy(dtype=np.int64)
     preds = predictions[members].to_numpy(dtype=np.int64)
     n_classes = int(max(y.max(), preds.max()) + 1)
-    alpha = float(cfg.selection.alpha)
+    alpha, ev = float(cfg.selection.alpha), cfg.evaluation
+    power, splits = split_rows(len(y), float(ev.power_fraction), int(ev.splits), rng)
     frames = []
-    for split in range(int(cfg.evaluation.splits)):
-        order = rng.permutation(len(y))
-        cal, test = order[: len(y) // 2], order[len(y) // 2:]
-        picks = selections(y[cal], preds[cal], n_classes, cfg, rng)
-        if cfg.evaluation.get("oracle_budget"):  # headroom: forward selection by test accuracy (peeks; not a method)
-            picks["oracle"] = baselines.oracle_forward((y[cal], preds[cal]), (y[test], preds[test]), n_classes,
-                                                       min(int(cfg.evaluation.oracle_budget), len(members)), alpha)
-        rows = evaluate(picks, (y[cal], preds[cal]), (y[test], preds[test]), n_classes, alpha)
-        frames.append(pd.DataFrame(rows).assign(split=split, task=task))
+    for split, (cal, test) in enumerate(splits):
+        c, t = (y[cal], preds[cal]), (y[test], preds[test])
+        picks = selections(*c, n_classes, cfg, rng)
+        frames.append(pd.DataFrame(evaluate(picks, c, t, n_classes, alpha)).assign(split=split, task=task))
+        budget = min(int(ev.oracle_budget), len(members))
+        head = {"oracle": baselines.oracle_forward(c, (y[power], preds[power]), n_classes, budget, alpha),
+                "top_k": picks["top_k"][:budget]}
+        frames.append(pd.DataFrame(evaluate(head, c, (y[power], preds[power]), n_classes, alpha)).assign(
+            split=split, task=f"{task}_power"))
+        order = np.concatenate([cal, test])
+        halves = [np.arange(len(cal)), np.arange(len(cal), len(order))]
+        for name, methods in ((f"{task}_indep", ("greedy_mi", "top_k")), (f"{task}_indep2", ())):
+            free = decorrelated_pool(y[order], preds[order], halves, rng)
+            fc, ft = (y[cal], free[: len(cal)]), (y[test], free[len(cal):])
+            rows = evaluate(selections(*fc, n_classes, cfg, rng, methods), fc, ft, n_classes, alpha) if methods else []
+            rows.append({"method": "full_pool", "budget": len(members),
+                         "accuracy": full_pool_accuracy(fc, ft, n_classes, alpha), "picks": "all"})
+            frames.append(pd.DataFrame(rows).assign(split=split, task=name))
+        frames.append(pd.DataFrame(copula_rows(cfg, task, *c, n_classes, rng)).assign(split=split))
         frames.append(run_control(cfg, members, y, preds, cal, test, n_classes, rng).assign(split=split,
                                                                                              task=f"{task}_dup"))
     out = pd.concat(frames, ignore_index=True).assign(seed=seed, kind="selection")
-    real = out.task == task
-    out.loc[real, "picks"] = out.loc[real, "picks"].map(
+    named = out.task.isin([task, f"{task}_power"])
+    out.loc[named, "picks"] = out.loc[named, "picks"].map(
         lambda p: p if p == "all" else " ".join(members[int(i)] for i in p.split()))
     return out
 

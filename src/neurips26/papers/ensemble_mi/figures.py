@@ -12,7 +12,10 @@ COLORS = {"greedy_mi": "tab:red", "top_k": "tab:blue", "random_k": "grey", "gree
 def _curves(table: pd.DataFrame, column: str, ylabel: str):
     from neurips26.common.pipeline.plotting import new_figure  # matplotlib only in the figure jobs
 
-    tasks = sorted(table.task.unique(), key=lambda t: (not t.startswith("sim"), t))
+    # single full-pool values (decorrelated pool, fitted copula) are drawn as lines in their pool's panel
+    levels = {"_indep2": ("independent errors", "tab:cyan"), "_copula": ("copula-predicted plateau", "tab:brown")}
+    tasks = sorted((t for t in table.task.unique() if not t.endswith(("_indep2", "_copula", "_copula_indep"))),
+                   key=lambda t: (not t.startswith("sim"), t))
     fig, axes = new_figure(len(tasks), width_per_col=2.7, height=2.9)
     for ax, task in zip(axes, tasks):
         part = table[table.task == task]
@@ -21,8 +24,12 @@ def _curves(table: pd.DataFrame, column: str, ylabel: str):
                 if column == "accuracy":
                     ax.axhline(rows[column].iloc[0], color=COLORS[method], ls=":", lw=1, label=method)
                 continue
-            style = "o--" if method == "oracle" else "o-"  # oracle: test-peeking headroom, not a method
+            style = "o--" if method == "oracle" else "o-"  # oracle: power-split-peeking headroom, not a method
             ax.plot(rows.budget, rows[column], style, ms=2.5, lw=1.1, color=COLORS.get(method), label=method)
+        for suffix, (label, color) in levels.items():
+            level = table[(table.task == task + suffix) & (table.method == "full_pool")]
+            if column == "accuracy" and len(level):
+                ax.axhline(level.accuracy.iloc[0], color=color, ls="--", lw=0.9, label=label)
         ax.set_title(task)
         ax.set_xlabel("budget (models queried)")
     axes[0].set_ylabel(ylabel)
