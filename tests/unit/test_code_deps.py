@@ -51,6 +51,9 @@ def test_relative_multiline_and_lazy_imports_resolve(tmp_path):
     (package / "papers" / "__init__.py").write_text("")
     for name in ("a", "b", "c", "d", "unused"):
         (package / "common" / f"{name}.py").write_text("")
+    (package / "common" / "sub").mkdir()
+    (package / "common" / "sub" / "__init__.py").write_text("")
+    (package / "common" / "sub" / "e.py").write_text("")
     (package / "papers" / "toy" / "helper.py").write_text("")
     (package / "papers" / "toy" / "other.py").write_text("")
     main = package / "papers" / "toy" / "main.py"
@@ -59,11 +62,13 @@ def test_relative_multiline_and_lazy_imports_resolve(tmp_path):
         "from . import helper\n"
         "def late():\n    import neurips26.common.c\n"
         'X = lazy_modules("neurips26.common", "d")\n'
+        'Z = lazy_modules("neurips26.common.sub", "e")  # a subpackage of common/\n'
         'Y = lazy_modules("neurips26.papers.toy", "other")  # a paper\'s own lazy module: named by the rule instead\n'
     )
     closure = {Path(p).relative_to(tmp_path / "neurips26").as_posix() for p in code_closure([main], tmp_path)}
     assert closure == {
         "__init__.py", "common/__init__.py", "common/a.py", "common/b.py", "common/c.py", "common/d.py",
+        "common/sub/__init__.py", "common/sub/e.py",
         "papers/__init__.py", "papers/toy/__init__.py", "papers/toy/helper.py", "papers/toy/main.py",
     }
 

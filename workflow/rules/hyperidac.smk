@@ -12,7 +12,7 @@ if HYP_SETTINGS.jobs.per_regime:
 else:
     HYP_RUNS = ["results/hyperidac/runs/all/seeds.csv"]
 # each run job's second output: its pseudo-labels' per-cell accuracy over epochs (the bias-reinforcement diagnostic)
-HYP_PSEUDO = [path.replace("/runs/", "/pseudo/") for path in HYP_RUNS]
+HYP_PSEUDO = [path.replace("hyperidac/runs", "hyperidac/pseudo") for path in HYP_RUNS]
 HYP_TABLES = ["allocation", "main", "ablation", "per_seed", "cells", "pseudo_labels"]
 # figure -> the table it is drawn from
 HYP_FIGURES = {"acc_vs_dci": "main", "cell_accuracy_heatmap": "cells"}

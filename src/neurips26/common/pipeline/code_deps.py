@@ -5,9 +5,9 @@ whose code imports it, and the DAG carries a few code files per job instead of e
 nine tenths of all the DAG's input files, and Snakemake's dry run pays per input file).
 
 Found statically, by a scan of the import statements, and read conservatively: an import anywhere in a file counts
-(inside a function too), and so does a `lazy_modules("neurips26.common", ...)` call (common/pipeline/lazy.py). A paper's own
-lazily loaded modules are not followed: its stages.py names all of them, and a rule names the ones its stage runs.
-Importing `a.b.c` also runs the package files `a/__init__.py` and `a/b/__init__.py`, so those count as well.
+(inside a function too), and so does a `lazy_modules("neurips26.common.<subpackage>", ...)` call (pipeline/lazy.py).
+A paper's own lazily loaded modules are not followed: its stages.py names all of them, and a rule names the ones its
+stage runs. Importing `a.b.c` also runs the package files `a/__init__.py` and `a/b/__init__.py`, so those count as well.
 tests/unit/test_code_deps.py checks the result against what Python really imports.
 """
 
@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 PACKAGE = "neurips26"
-LAZY_FOLLOWED = "neurips26.common"  # lazy_modules(...) calls into this package count as imports
+LAZY_FOLLOWED = "neurips26.common"  # lazy_modules(...) calls into this package (or a subpackage) count as imports
 
 
 def module_name(path: Path, src: Path) -> str:
@@ -35,7 +35,7 @@ def module_files(src: Path) -> dict[str, Path]:
 
 IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w. \t,]+)", re.M)
 FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)", re.M)
-LAZY = re.compile(r"lazy_modules\(\s*[\"']" + re.escape(LAZY_FOLLOWED) + r"[\"']\s*,([^)]*)\)")
+LAZY = re.compile(r"lazy_modules\(\s*[\"'](" + re.escape(LAZY_FOLLOWED) + r"(?:\.\w+)*)[\"']\s*,([^)]*)\)")
 NAME = re.compile(r"[\w.]+")
 COMMENT = re.compile(r"#[^\n]*")
 
@@ -65,7 +65,7 @@ def imported_names(path: Path, src: Path, text: str | None = None) -> set[str]:
         names.add(base)
         names.update(f"{base}.{name}" for name in imported if name != "*")
     for match in LAZY.finditer(text):
-        names.update(f"{LAZY_FOLLOWED}.{name}" for name in re.findall(r"[\"'](\w+)[\"']", match.group(1)))
+        names.update(f"{match.group(1)}.{name}" for name in re.findall(r"[\"'](\w+)[\"']", match.group(2)))
     return {name for name in names if NAME.fullmatch(name) and (name == PACKAGE or name.startswith(PACKAGE + "."))}
 
 

@@ -17,7 +17,7 @@ from neurips26.common.pipeline.stage import StageContext, figure_stage, prepared
 experiments, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.docscope", "experiments", "figures", "paper_claims", "tables"
 )
-B = lazy_modules("neurips26.common", "doc_benchmark")
+B = lazy_modules("neurips26.common.docbench", "doc_benchmark")
 
 
 def _embedded_only(ctx: StageContext) -> None:
