@@ -75,7 +75,7 @@ rule dofp_lut_timing:
         data=DOFP_LUT_DATA,
         arrays=f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.npz",
         config="results/dofp_lut/config.yaml",
-        code=code_files("dofp_lut", exclude=("tables", "figures", "paper_claims")),
+        code=code_files("dofp_lut", exclude=("tables", "figures", "paper_claims", "speed_claims")),
     output:
         timing="results/dofp_lut/timing.csv",
         determinism="results/dofp_lut/determinism.csv",
@@ -99,7 +99,7 @@ rule dofp_lut_throughput:
         data=DOFP_LUT_DATA,
         arrays=f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.npz",
         config="results/dofp_lut/config.yaml",
-        code=code_files("dofp_lut", exclude=("tables", "figures", "paper_claims")),
+        code=code_files("dofp_lut", exclude=("tables", "figures", "paper_claims", "speed_claims")),
     output:
         throughput="results/dofp_lut/throughput.csv",
         realtime="results/dofp_lut/realtime.csv",
