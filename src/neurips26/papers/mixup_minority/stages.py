@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from neurips26.common.pipeline.artifacts import read_csvs, write_csv
+from neurips26.common.pipeline.artifacts import write_csv
 from neurips26.common.pipeline.errors import UserError
 from neurips26.common.pipeline.lazy import deferred, lazy_modules
 from neurips26.common.pipeline.seeding import seed_everything
-from neurips26.common.pipeline.stage import StageContext, claims_stage, figure_stage, prepared_data_dir
+from neurips26.common.pipeline.stage import StageContext, claims_stage, figure_stage, prepared_data_dir, table_stage
 
 # Loaded on first use: each job imports only what its stage needs (common/pipeline/lazy.py).
 data, experiments, figures, paper_claims, tables = lazy_modules(
@@ -50,15 +50,6 @@ def run_hist(ctx: StageContext) -> None:
     write_csv(ctx.output, experiments.mixed_label_hist(ctx.cfg))
 
 
-def _concat(build: Callable) -> Callable[[StageContext], None]:
-    def stage(ctx: StageContext) -> None:
-        if not ctx.inputs:
-            raise UserError("this table stage needs --input with the per-seed run CSVs")
-        write_csv(ctx.output, build(read_csvs(ctx.inputs)))
-
-    return stage
-
-
 def table_ablation(ctx: StageContext) -> None:
     if len(ctx.inputs) != 2:
         raise UserError("table_ablation needs --input tables/lt_runs.csv tables/lpm_runs.csv")
@@ -73,11 +64,11 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "run_lpm": run_lpm,
     "run_lt": run_lt,
     "run_hist": run_hist,
-    "table_lt_runs": _concat(_sorted(["dataset", "ratio", "seed"])),
-    "table_lpm_runs": _concat(_sorted(["ratio", "seed"])),
-    "table_main": _concat(deferred(tables, "table_main")),
-    "table_lpm": _concat(deferred(tables, "table_lpm")),
-    "table_geometry": _concat(deferred(tables, "table_geometry")),
+    "table_lt_runs": table_stage(_sorted(["dataset", "ratio", "seed"])),
+    "table_lpm_runs": table_stage(_sorted(["ratio", "seed"])),
+    "table_main": table_stage(deferred(tables, "table_main")),
+    "table_lpm": table_stage(deferred(tables, "table_lpm")),
+    "table_geometry": table_stage(deferred(tables, "table_geometry")),
     "table_ablation": table_ablation,
     "figure_minority_collapse_vs_ratio": figure_stage(deferred(figures, "minority_collapse_vs_ratio")),
     "figure_mixed_label_hist": figure_stage(deferred(figures, "mixed_label_hist")),
