@@ -1,11 +1,11 @@
 """`python -m neurips26 new-paper <id> [--title TITLE]`: the skeleton of a new, planned paper (docs/adding-a-paper.md).
 
 It writes the registry entry (status `planned`, so nothing builds it yet) and the README's paper table, the claims file
-with a placeholder, the config tree (`[_self_, scale: default]`), the rule file, the report caption, and the package:
-stages wired the way the rules call them, each raising NotImplementedError that names the file to edit (never a fake
-result), a README in mec_mmd's shape with an empty claims block and a dated JOURNAL. The templates are the text files of
-neurips26/scaffold_templates/. An invalid or taken id is refused before anything is written; if a write fails, what was
-written is removed and the edited files are restored.
+with a placeholder, the config tree (`[_self_, scale: default]`), the rule file (its figures use the shared caption
+workflow/report/paper_figure.rst), and the package: stages wired the way the rules call them, each raising
+NotImplementedError that names the file to edit (never a fake result), a README in mec_mmd's shape with an empty claims
+block and a dated JOURNAL. The templates are the text files of neurips26/scaffold_templates/. An invalid or taken id is
+refused before anything is written; if a write fails, what was written is removed and the edited files are restored.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ TEMPLATES = {
     "scale_paper.yaml.tmpl": "config/{id}/scale/paper.yaml",
     "claims.yaml.tmpl": "config/claims/{id}.yaml",
     "rules.smk.tmpl": "workflow/rules/{id}.smk",
-    "report_figure.rst.tmpl": "workflow/report/{id}_figure.rst",
     "package_init.py.tmpl": "src/neurips26/papers/{id}/__init__.py",
     "stages.py.tmpl": "src/neurips26/papers/{id}/stages.py",
     "experiments.py.tmpl": "src/neurips26/papers/{id}/experiments.py",

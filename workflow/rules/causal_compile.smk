@@ -77,7 +77,7 @@ rule causal_compile_summary:
         tables=expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
         figures=report(
             expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
-            caption="../report/causal_compile_figure.rst",
+            caption="../report/paper_figure.rst",
             category="causal_compile",
             subcategory="figures",
         ),

@@ -296,7 +296,7 @@ rule cytometry_encoder_summary:
         tables=expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_TABLE_INPUTS),
         figures=report(
             expand(f"{CYTO}/figures/{{figure}}.png", figure=CYTO_FIGURES),
-            caption="../report/cytometry_encoder_figure.rst",
+            caption="../report/paper_figure.rst",
             category="cytometry_encoder",
             subcategory="figures",
         ),

@@ -51,7 +51,7 @@ rule docatlas_summary:
         tables=expand("results/docatlas/tables/{table}.csv", table=DOCATLAS_TABLES),
         figures=report(
             expand("results/docatlas/figures/{figure}.png", figure=DOCATLAS_FIGURES),
-            caption="../report/docatlas_figure.rst",
+            caption="../report/paper_figure.rst",
             category="docatlas",
             subcategory="figures",
         ),

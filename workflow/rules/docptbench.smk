@@ -76,7 +76,7 @@ rule docptbench_summary:
         tables=expand("results/docptbench/tables/{table}.csv", table=DOCPTBENCH_TABLES),
         figures=report(
             expand("results/docptbench/figures/{figure}.png", figure=[*DOCPTBENCH_FIGURES, "degradation_examples"]),
-            caption="../report/docptbench_figure.rst",
+            caption="../report/paper_figure.rst",
             category="docptbench",
             subcategory="figures",
         ),

@@ -131,7 +131,7 @@ rule docscope_summary:
         tables=expand("results/docscope/tables/{table}.csv", table=DOCSCOPE_TABLES),
         figures=report(
             expand("results/docscope/figures/{figure}.png", figure=DOCSCOPE_FIGURES),
-            caption="../report/docscope_figure.rst",
+            caption="../report/paper_figure.rst",
             category="docscope",
             subcategory="figures",
         ),

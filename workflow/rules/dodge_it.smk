@@ -120,7 +120,7 @@ rule dodge_it_summary:
         tables=expand("results/dodge_it/tables/{table}.csv", table=DODGE_IT_TABLES),
         figures=report(
             expand("results/dodge_it/figures/{figure}.png", figure=DODGE_IT_FIGURES),
-            caption="../report/dodge_it_figure.rst",
+            caption="../report/paper_figure.rst",
             category="dodge_it",
             subcategory="figures",
         ),

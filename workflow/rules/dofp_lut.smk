@@ -136,7 +136,7 @@ rule dofp_lut_summary:
         tables=expand("results/dofp_lut/tables/{table}.csv", table=["main", "ablation"]),
         figures=report(
             expand("results/dofp_lut/figures/{figure}.png", figure=[*DOFP_LUT_FIGURES, "dolp_aolp_maps"]),
-            caption="../report/dofp_lut_figure.rst",
+            caption="../report/paper_figure.rst",
             category="dofp_lut",
             subcategory="figures",
         ),

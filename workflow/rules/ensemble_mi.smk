@@ -169,7 +169,7 @@ rule ensemble_mi_summary:
         tables=expand("results/ensemble_mi/tables/{table}.csv", table=ENSEMBLE_MI_TABLES),
         figures=report(
             expand("results/ensemble_mi/figures/{figure}.png", figure=ENSEMBLE_MI_FIGURES),
-            caption="../report/ensemble_mi_figure.rst",
+            caption="../report/paper_figure.rst",
             category="ensemble_mi",
             subcategory="figures",
         ),

@@ -85,7 +85,7 @@ rule hyperidac_summary:
         tables=expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES),
         figures=report(
             expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
-            caption="../report/hyperidac_figure.rst",
+            caption="../report/paper_figure.rst",
             category="hyperidac",
             subcategory="figures",
         ),

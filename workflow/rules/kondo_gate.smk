@@ -70,7 +70,7 @@ rule kondo_gate_summary:
         wallclock="results/kondo_gate/wallclock.csv",
         figures=report(
             expand("results/kondo_gate/figures/{figure}.png", figure=KONDO_GATE_FIGURES),
-            caption="../report/kondo_gate_figure.rst",
+            caption="../report/paper_figure.rst",
             category="kondo_gate",
             subcategory="figures",
         ),

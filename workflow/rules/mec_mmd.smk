@@ -58,7 +58,7 @@ rule mec_mmd_summary:
         tables=expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES),
         figures=report(
             expand("results/mec_mmd/figures/{figure}.png", figure=MEC_MMD_FIGURES),
-            caption="../report/mec_mmd_figure.rst",
+            caption="../report/paper_figure.rst",
             category="mec_mmd",
             subcategory="figures",
         ),

@@ -86,7 +86,7 @@ rule mental_imagery_summary:
         tables=expand("results/mental_imagery/tables/{table}.csv", table=[*MENTAL_IMAGERY_TABLES, "decoded"]),
         figures=report(
             expand("results/mental_imagery/figures/{figure}.png", figure=MENTAL_IMAGERY_FIGURES),
-            caption="../report/mental_imagery_figure.rst",
+            caption="../report/paper_figure.rst",
             category="mental_imagery",
             subcategory="figures",
         ),

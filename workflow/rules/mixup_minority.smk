@@ -78,7 +78,7 @@ rule mixup_minority_summary:
                       table=["lt_runs", "lpm_runs", "main", "lpm", "geometry", "ablation", "mixed_label_hist"]),
         figures=report(
             expand("results/mixup_minority/figures/{figure}.png", figure=MM_FIGURES),
-            caption="../report/mixup_minority_figure.rst",
+            caption="../report/paper_figure.rst",
             category="mixup_minority",
             subcategory="figures",
         ),

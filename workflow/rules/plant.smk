@@ -165,7 +165,7 @@ rule plant_summary:
         tables=expand("results/plant/tables/{table}.csv", table=[*PLANT_TABLES, "attention", "dataset"]),
         figures=report(
             expand("results/plant/figures/{figure}.png", figure=PLANT_FIGURES),
-            caption="../report/plant_figure.rst",
+            caption="../report/paper_figure.rst",
             category="plant",
             subcategory="figures",
         ),

@@ -58,7 +58,7 @@ rule prequential_mdl_summary:
         tables=expand("results/prequential_mdl/tables/{table}.csv", table=["runs", "correlations", "bound"]),
         figures=report(
             expand("results/prequential_mdl/figures/{figure}.png", figure=PREQ_FIGURES),
-            caption="../report/prequential_mdl_figure.rst",
+            caption="../report/paper_figure.rst",
             category="prequential_mdl",
             subcategory="figures",
         ),

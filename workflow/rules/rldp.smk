@@ -105,7 +105,7 @@ rule rldp_summary:
         tables=expand("results/rldp/tables/{table}.csv", table=RLDP_TABLES),
         figures=report(
             expand("results/rldp/figures/{figure}.png", figure=RLDP_FIGURES),
-            caption="../report/rldp_figure.rst",
+            caption="../report/paper_figure.rst",
             category="rldp",
             subcategory="figures",
         ),

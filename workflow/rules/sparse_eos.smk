@@ -64,7 +64,7 @@ rule sparse_eos_summary:
         tables=expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
         figures=report(
             expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
-            caption="../report/sparse_eos_figure.rst",
+            caption="../report/paper_figure.rst",
             category="sparse_eos",
             subcategory="figures",
         ),

@@ -76,7 +76,7 @@ rule wd_eos_summary:
         tables=expand("results/wd_eos/tables/{table}.csv", table=["traces", "main", "runs"]),
         figures=report(
             expand("results/wd_eos/figures/{figure}.png", figure=WD_EOS_FIGURES),
-            caption="../report/wd_eos_figure.rst",
+            caption="../report/paper_figure.rst",
             category="wd_eos",
             subcategory="figures",
         ),

@@ -102,7 +102,7 @@ rule zo_dominant_layer_summary:
         tables=expand("results/zo_dominant_layer/tables/{table}.csv", table=ZO_DOMINANT_LAYER_TABLES),
         figures=report(
             expand("results/zo_dominant_layer/figures/{figure}.png", figure=ZO_DOMINANT_LAYER_FIGURES),
-            caption="../report/zo_dominant_layer_figure.rst",
+            caption="../report/paper_figure.rst",
             category="zo_dominant_layer",
             subcategory="figures",
         ),
