@@ -29,6 +29,7 @@ for paper_id in IMPLEMENTED_IDS:
     include: f"workflow/rules/{paper_id}.smk"
 
 
+include: "workflow/rules/summary.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/robustness.smk"
 

@@ -12,12 +12,24 @@ def workflow_files(copy: Path) -> list[Path]:
 
 
 def rule_blocks(copy: Path) -> dict[str, str]:
-    """rule name -> the text of its definition, for every rule of the workflow."""
+    """rule name -> the text of its definition, for every rule of the workflow; a paper's `<id>_summary` is the template
+    of workflow/rules/summary.smk with the paper's id put in (every rule file that calls paper_summary gets one)."""
     blocks = {}
     for path in workflow_files(copy):
         for match in re.finditer(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", path.read_text(), flags=re.M):
             blocks[match.group(1)] = match.group(2)
+    template = re.search(r"^    rule:\n((?:[ \t]+.*\n|\n)*)", (copy / "workflow/rules/summary.smk").read_text(), re.M)
+    for paper_id in summary_papers(copy):
+        blocks[f"{paper_id}_summary"] = template.group(1).replace('f"', '"').replace("{paper_id}", paper_id)
     return blocks
+
+
+def summary_papers(copy: Path) -> list[str]:
+    """The ids whose rule file registers a summary job (`paper_summary("<id>", ...)`)."""
+    ids = []
+    for path in sorted((copy / "workflow/rules").glob("*.smk")):
+        ids += re.findall(r'^paper_summary\(\n\s+"(\w+)"', path.read_text(), flags=re.M)
+    return ids
 
 
 def local_rules(copy: Path) -> set[str]:

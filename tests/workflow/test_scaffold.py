@@ -57,7 +57,7 @@ def _repositorys_checks_pass(copy) -> None:
                        "-k", f"{NEW} or test_readme_paper_table or test_every_caption_file or test_every_implemented_paper")
     assert checks.returncode == 0, checks.stdout[-3000:]
     passed = re.search(r"(\d+) passed", checks.stdout)
-    assert passed and int(passed.group(1)) >= 11, checks.stdout[-1000:]  # 6 scale checks, 2 caption, 3 others
+    assert passed and int(passed.group(1)) >= 10, checks.stdout[-1000:]  # 6 scale checks, 1 caption, 3 others
 
 
 def test_every_file_is_written_and_the_paper_is_planned(scaffolded):

@@ -62,52 +62,23 @@ rule causal_compile_real_text:
         " --output {output.statements} {output.table} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule causal_compile_summary:
-    group:
-        "causal_compile_summary"
-    input:
-        registry="config/claims/causal_compile.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/causal_compile/config.yaml",
-        runs=expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
-        real="results/causal_compile/tables/real_text.csv",
-        code=code_files("causal_compile", *CAUSAL_COMPILE_PRESENTATION, "stages"),
-    output:
-        tables=expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
-        figures=report(
-            expand("results/causal_compile/figures/{figure}.png", figure=CAUSAL_COMPILE_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="causal_compile",
-            subcategory="figures",
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "causal_compile",
+    [
+        (
+            "tables",
+            expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
+            expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
         ),
-        claims="results/causal_compile/claims.json",
-        metrics="results/causal_compile/metrics.json",
-    params:
-        steps=stage_steps(
+        *figure_steps("causal_compile", CAUSAL_COMPILE_FIGURES),
+        claims_step(
             "causal_compile",
             [
-                (
-                    "tables",
-                    expand("results/causal_compile/runs/seed{seed}/{kind}.csv", seed=SEEDS, kind=CAUSAL_COMPILE_RUNS),
-                    expand("results/causal_compile/tables/{table}.csv", table=CAUSAL_COMPILE_TABLES),
-                ),
-                *figure_steps("causal_compile", CAUSAL_COMPILE_FIGURES),
-                claims_step(
-                    "causal_compile",
-                    [
-                        *expand("results/causal_compile/tables/{table}.csv", table=[*CAUSAL_COMPILE_TABLES, "real_text"]),
-                        *expand("results/causal_compile/runs/seed{seed}/kernels.csv", seed=SEEDS),
-                    ],
-                ),
+                *expand("results/causal_compile/tables/{table}.csv", table=[*CAUSAL_COMPILE_TABLES, "real_text"]),
+                *expand("results/causal_compile/runs/seed{seed}/kernels.csv", seed=SEEDS),
             ],
         ),
-    log:
-        "logs/causal_compile/summary.log",
-    benchmark:
-        "logs/causal_compile/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 causal_compile {params.steps} > {log} 2>&1"
+    ],
+    code=code_files("causal_compile", *CAUSAL_COMPILE_PRESENTATION, "stages"),
+)

@@ -124,6 +124,34 @@ def stage_steps(paper_id, steps):
     )
 
 
+# paper id -> its summary job's steps and files, registered by paper_summary() and made a rule by summary.smk
+SUMMARIES = {}
+
+
+def paper_summary(paper_id, steps, code, captions=None, mem_mb=1000, runtime=15):
+    """Registers the paper's summary job: `steps` (stage, inputs, outputs) as for stage_steps, `code` its code input.
+    Outputs are the steps' outputs: figures (.png) go into the report with the shared caption, or with their own caption
+    from `captions` (output path -> caption file); claims.json and metrics.json are the claims step's; everything else is
+    a table. Inputs are the files the steps read that no step writes."""
+    written = [path for _, _, outputs in steps for path in outputs]
+    reads = list(dict.fromkeys(path for _, inputs, _ in steps for path in inputs if path not in written))
+    own = {"claims.json", "metrics.json"}
+    captions = captions or {}
+    SUMMARIES[paper_id] = {
+        "steps": steps,
+        "code": code,
+        "reads": reads,
+        "figures": [p for p in written if p.endswith(".png") and p not in captions],
+        "captioned": {
+            Path(path).stem: report(path, caption=caption, category=paper_id, subcategory="figures")
+            for path, caption in captions.items()
+        },
+        "tables": [p for p in written if not p.endswith(".png") and Path(p).name not in own],
+        "mem_mb": mem_mb,
+        "runtime": runtime,
+    }
+
+
 def table_steps(paper_id, inputs_by_table):
     """Summary steps `table_<name>`: {table name: its input files} -> results/<paper_id>/tables/<name>.csv."""
     return [(f"table_{name}", list(inputs), [f"results/{paper_id}/tables/{name}.csv"]) for name, inputs in inputs_by_table.items()]

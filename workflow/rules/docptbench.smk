@@ -61,47 +61,18 @@ rule docptbench_examples:
         " --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule docptbench_summary:
-    group:
-        "docptbench_summary"
-    input:
-        registry="config/claims/docptbench.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/docptbench/config.yaml",
-        runs=DOCPTBENCH_RUNS,
-        arrays="results/docptbench/runs/examples.npz",
-        code=code_files("docptbench", "tables", "figures", "paper_claims"),
-    output:
-        tables=expand("results/docptbench/tables/{table}.csv", table=DOCPTBENCH_TABLES),
-        figures=report(
-            expand("results/docptbench/figures/{figure}.png", figure=[*DOCPTBENCH_FIGURES, "degradation_examples"]),
-            caption="../report/paper_figure.rst",
-            category="docptbench",
-            subcategory="figures",
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "docptbench",
+    [
+        *table_steps("docptbench", {table: DOCPTBENCH_RUNS for table in DOCPTBENCH_TABLES}),
+        *figure_steps("docptbench", DOCPTBENCH_FIGURES),
+        (
+            "figure_degradation_examples",
+            ["results/docptbench/runs/examples.npz"],
+            ["results/docptbench/figures/degradation_examples.png"],
         ),
-        claims="results/docptbench/claims.json",
-        metrics="results/docptbench/metrics.json",
-    params:
-        steps=stage_steps(
-            "docptbench",
-            [
-                *table_steps("docptbench", {table: DOCPTBENCH_RUNS for table in DOCPTBENCH_TABLES}),
-                *figure_steps("docptbench", DOCPTBENCH_FIGURES),
-                (
-                    "figure_degradation_examples",
-                    ["results/docptbench/runs/examples.npz"],
-                    ["results/docptbench/figures/degradation_examples.png"],
-                ),
-                claims_step("docptbench", ["results/docptbench/tables/pages.csv"]),
-            ],
-        ),
-    log:
-        "logs/docptbench/summary.log",
-    benchmark:
-        "logs/docptbench/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 docptbench {params.steps} > {log} 2>&1"
+        claims_step("docptbench", ["results/docptbench/tables/pages.csv"]),
+    ],
+    code=code_files("docptbench", "tables", "figures", "paper_claims"),
+)

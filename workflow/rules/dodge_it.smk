@@ -103,66 +103,30 @@ rule dodge_it_eval:
         " --input {input.policies} --output {output.episodes} {output.frames} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule dodge_it_summary:
-    group:
-        "dodge_it_summary"
-    input:
-        registry="config/claims/dodge_it.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/dodge_it/config.yaml",
-        runs=sorted({
-            path for kind in DODGE_IT_SEED_RUNS for path in expand(DODGE_IT_SEED_RUNS[kind], seed=SEEDS, kind=DODGE_IT_RL)
-        }),
-        frames=f"results/dodge_it/runs/seed{SEEDS[0]}/frames.npz",
-        code=code_files("dodge_it", *DODGE_IT_PRESENTATION),
-    output:
-        tables=expand("results/dodge_it/tables/{table}.csv", table=DODGE_IT_TABLES),
-        figures=report(
-            expand("results/dodge_it/figures/{figure}.png", figure=DODGE_IT_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="dodge_it",
-            subcategory="figures",
-        ),
-        frames=report(
-            "results/dodge_it/figures/rollout_frames.png",
-            caption="../report/dodge_it_frames.rst",
-            category="dodge_it",
-            subcategory="figures",
-        ),
-        claims="results/dodge_it/claims.json",
-        metrics="results/dodge_it/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "dodge_it",
+    [
+        *table_steps(
             "dodge_it",
-            [
-                *table_steps(
-                    "dodge_it",
-                    {
-                        table: expand(DODGE_IT_SEED_RUNS[kind], seed=SEEDS, kind=DODGE_IT_RL)
-                        for table, kind in DODGE_IT_TABLES.items()
-                    },
-                ),
-                *figure_steps("dodge_it", DODGE_IT_FIGURES),
-                # the first seed's saved rollout frames
-                (
-                    "figure_rollout_frames",
-                    [f"results/dodge_it/runs/seed{SEEDS[0]}/frames.npz"],
-                    ["results/dodge_it/figures/rollout_frames.png"],
-                ),
-                claims_step(
-                    "dodge_it",
-                    expand("results/dodge_it/tables/{table}.csv",
-                           table=["safelibero_proxy", "trace_vs_contacts", "per_seed", "convergence"]),
-                ),
-            ],
+            {
+                table: expand(DODGE_IT_SEED_RUNS[kind], seed=SEEDS, kind=DODGE_IT_RL)
+                for table, kind in DODGE_IT_TABLES.items()
+            },
         ),
-    log:
-        "logs/dodge_it/summary.log",
-    benchmark:
-        "logs/dodge_it/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 dodge_it {params.steps} > {log} 2>&1"
+        *figure_steps("dodge_it", DODGE_IT_FIGURES),
+        # the first seed's saved rollout frames
+        (
+            "figure_rollout_frames",
+            [f"results/dodge_it/runs/seed{SEEDS[0]}/frames.npz"],
+            ["results/dodge_it/figures/rollout_frames.png"],
+        ),
+        claims_step(
+            "dodge_it",
+            expand("results/dodge_it/tables/{table}.csv",
+                   table=["safelibero_proxy", "trace_vs_contacts", "per_seed", "convergence"]),
+        ),
+    ],
+    code=code_files("dodge_it", *DODGE_IT_PRESENTATION),
+    captions={"results/dodge_it/figures/rollout_frames.png": "../report/dodge_it_frames.rst"},
+)

@@ -14,7 +14,12 @@ DOFP_LUT_ABLATION_RUNS = expand("results/dofp_lut/runs/ablation_{stage}_seed{see
 # modules the run jobs never import (timing, its harness and claims): editing them does not re-run the experiments
 DOFP_LUT_NOT_IN_RUNS = ("tables", "figures", "paper_claims", "stages", "timing", "harness", "pipelines", "determinism",
                         "cv_bilinear", "roofline", "gather_bench", "speed_claims")
-EXTRA_OUTPUTS["dofp_lut"] = expand("results/dofp_lut/runs/seed{seed}.{ext}", seed=SEEDS, ext=["csv", "npz"]) + DOFP_LUT_ABLATION_RUNS
+# the throughput sweep and the roofline are artifacts no claim reads (the claims read timing, determinism, realtime)
+EXTRA_OUTPUTS["dofp_lut"] = (
+    expand("results/dofp_lut/runs/seed{seed}.{ext}", seed=SEEDS, ext=["csv", "npz"])
+    + DOFP_LUT_ABLATION_RUNS
+    + ["results/dofp_lut/throughput.csv", "results/dofp_lut/roofline.csv"]
+)
 
 
 # "All cores" for the timing and throughput jobs: a request, not a count of this machine. A local run lowers it to
@@ -117,71 +122,38 @@ rule dofp_lut_throughput:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule dofp_lut_summary:
-    group:
-        "dofp_lut_summary"
-    input:
-        registry="config/claims/dofp_lut.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/dofp_lut/config.yaml",
-        runs=EXTRA_OUTPUTS["dofp_lut"],
-        timing="results/dofp_lut/timing.csv",
-        throughput="results/dofp_lut/throughput.csv",
-        determinism="results/dofp_lut/determinism.csv",
-        realtime="results/dofp_lut/realtime.csv",
-        roofline="results/dofp_lut/roofline.csv",
-        code=code_files("dofp_lut", "tables", "figures", "paper_claims"),
-    output:
-        tables=expand("results/dofp_lut/tables/{table}.csv", table=["main", "ablation"]),
-        figures=report(
-            expand("results/dofp_lut/figures/{figure}.png", figure=[*DOFP_LUT_FIGURES, "dolp_aolp_maps"]),
-            caption="../report/paper_figure.rst",
-            category="dofp_lut",
-            subcategory="figures",
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "dofp_lut",
+    [
+        *table_steps(
+            "dofp_lut",
+            {
+                "main": [*expand("results/dofp_lut/runs/seed{seed}.csv", seed=SEEDS), "results/dofp_lut/timing.csv"],
+                "ablation": [f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.csv"]
+                + expand(
+                    "results/dofp_lut/runs/ablation_{stage}_seed{seed}.csv", stage=DOFP_LUT_ABLATIONS, seed=DOFP_LUT_FIRST_SEED
+                ),
+            },
         ),
-        claims="results/dofp_lut/claims.json",
-        metrics="results/dofp_lut/metrics.json",
-    params:
-        steps=stage_steps(
+        *figure_steps("dofp_lut", DOFP_LUT_FIGURES),
+        (
+            "figure_dolp_aolp_maps",
+            [f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.npz"],
+            ["results/dofp_lut/figures/dolp_aolp_maps.png"],
+        ),
+        claims_step(
             "dofp_lut",
             [
-                *table_steps(
-                    "dofp_lut",
-                    {
-                        "main": [*expand("results/dofp_lut/runs/seed{seed}.csv", seed=SEEDS), "results/dofp_lut/timing.csv"],
-                        "ablation": [f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.csv"]
-                        + expand(
-                            "results/dofp_lut/runs/ablation_{stage}_seed{seed}.csv", stage=DOFP_LUT_ABLATIONS, seed=DOFP_LUT_FIRST_SEED
-                        ),
-                    },
-                ),
-                *figure_steps("dofp_lut", DOFP_LUT_FIGURES),
-                (
-                    "figure_dolp_aolp_maps",
-                    [f"results/dofp_lut/runs/seed{DOFP_LUT_FIRST_SEED}.npz"],
-                    ["results/dofp_lut/figures/dolp_aolp_maps.png"],
-                ),
-                claims_step(
-                    "dofp_lut",
-                    [
-                        "results/dofp_lut/tables/main.csv",
-                        "results/dofp_lut/tables/ablation.csv",
-                        *expand("results/dofp_lut/runs/seed{seed}.csv", seed=SEEDS),
-                        *DOFP_LUT_ABLATION_RUNS,
-                        "results/dofp_lut/timing.csv",
-                        "results/dofp_lut/determinism.csv",
-                        "results/dofp_lut/realtime.csv",
-                    ],
-                ),
+                "results/dofp_lut/tables/main.csv",
+                "results/dofp_lut/tables/ablation.csv",
+                *expand("results/dofp_lut/runs/seed{seed}.csv", seed=SEEDS),
+                *DOFP_LUT_ABLATION_RUNS,
+                "results/dofp_lut/timing.csv",
+                "results/dofp_lut/determinism.csv",
+                "results/dofp_lut/realtime.csv",
             ],
         ),
-    log:
-        "logs/dofp_lut/summary.log",
-    benchmark:
-        "logs/dofp_lut/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 dofp_lut {params.steps} > {log} 2>&1"
+    ],
+    code=code_files("dofp_lut", "tables", "figures", "paper_claims"),
+)

@@ -155,42 +155,14 @@ rule ensemble_mi_run_floor:
         " --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule ensemble_mi_summary:
-    group:
-        "ensemble_mi_summary"
-    input:
-        registry="config/claims/ensemble_mi.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/ensemble_mi/config.yaml",
-        runs=sorted({path for paths in ENSEMBLE_MI_TABLES.values() for path in paths}),
-        code=code_files("ensemble_mi", "tables", "figures", "paper_claims"),
-    output:
-        tables=expand("results/ensemble_mi/tables/{table}.csv", table=ENSEMBLE_MI_TABLES),
-        figures=report(
-            expand("results/ensemble_mi/figures/{figure}.png", figure=ENSEMBLE_MI_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="ensemble_mi",
-            subcategory="figures",
-        ),
-        claims="results/ensemble_mi/claims.json",
-        metrics="results/ensemble_mi/metrics.json",
-    params:
-        steps=stage_steps(
-            "ensemble_mi",
-            [
-                *table_steps("ensemble_mi", ENSEMBLE_MI_TABLES),
-                *figure_steps("ensemble_mi", ENSEMBLE_MI_FIGURES),
-                # the claims compare per-seed values: they read the run CSVs (the tables hold means over seeds)
-                claims_step("ensemble_mi", sorted({path for paths in ENSEMBLE_MI_TABLES.values() for path in paths})),
-            ],
-        ),
-    log:
-        "logs/ensemble_mi/summary.log",
-    benchmark:
-        "logs/ensemble_mi/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 ensemble_mi {params.steps} > {log} 2>&1"
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "ensemble_mi",
+    [
+        *table_steps("ensemble_mi", ENSEMBLE_MI_TABLES),
+        *figure_steps("ensemble_mi", ENSEMBLE_MI_FIGURES),
+        # the claims compare per-seed values: they read the run CSVs (the tables hold means over seeds)
+        claims_step("ensemble_mi", sorted({path for paths in ENSEMBLE_MI_TABLES.values() for path in paths})),
+    ],
+    code=code_files("ensemble_mi", "tables", "figures", "paper_claims"),
+)

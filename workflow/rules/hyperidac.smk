@@ -70,45 +70,16 @@ rule hyperidac_run:
         " --output {output.runs} {output.pseudo} --threads {threads} run.part={wildcards.part} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule hyperidac_summary:
-    group:
-        "hyperidac_summary"
-    input:
-        config="results/hyperidac/config.yaml",
-        registry="config/claims/hyperidac.yaml",  # the claims of the abstract the claims stage checks against
-        runs=HYP_RUNS,
-        pseudo=HYP_PSEUDO,
-        code=code_files("hyperidac", "tables", "allocation", "experiments", "stages", "figures", "paper_claims"),
-    output:
-        tables=expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES),
-        figures=report(
-            expand("results/hyperidac/figures/{figure}.png", figure=HYP_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="hyperidac",
-            subcategory="figures",
-        ),
-        claims="results/hyperidac/claims.json",
-        metrics="results/hyperidac/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "hyperidac",
+    [
+        ("tables", HYP_RUNS + HYP_PSEUDO, expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES)),
+        *figure_steps("hyperidac", HYP_FIGURES),
+        claims_step(
             "hyperidac",
-            [
-                ("tables", HYP_RUNS + HYP_PSEUDO, expand("results/hyperidac/tables/{table}.csv", table=HYP_TABLES)),
-                *figure_steps("hyperidac", HYP_FIGURES),
-                claims_step(
-                    "hyperidac",
-                    expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed", "pseudo_labels"]),
-                ),
-            ],
+            expand("results/hyperidac/tables/{table}.csv", table=["allocation", "per_seed", "pseudo_labels"]),
         ),
-    log:
-        "logs/hyperidac/summary.log",
-    benchmark:
-        "logs/hyperidac/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 hyperidac {params.steps} > {log} 2>&1"
+    ],
+    code=code_files("hyperidac", "tables", "allocation", "experiments", "stages", "figures", "paper_claims"),
+)

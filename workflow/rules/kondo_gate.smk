@@ -53,55 +53,24 @@ rule kondo_gate_run:
         " --output {output.run} {output.wallclock} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule kondo_gate_summary:
-    group:
-        "kondo_gate_summary"
-    input:
-        config="results/kondo_gate/config.yaml",
-        runs=expand("results/kondo_gate/runs/{task}/seed{seed}.csv", task=["bandit", *KONDO_GATE_TASKS], seed=SEEDS),
-        wallclock=expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
-        code=code_files("kondo_gate", "tables", "figures", "paper_claims"),
-        registry="config/claims/kondo_gate.yaml",  # the claims of the abstract the claims stage checks against
-    output:
-        tables=expand("results/kondo_gate/tables/{table}.csv", table=KONDO_GATE_TABLES),
-        # wall-clock beside the backward-pass counts: not deterministic, so outside the manifest and never read by a claim
-        wallclock="results/kondo_gate/wallclock.csv",
-        figures=report(
-            expand("results/kondo_gate/figures/{figure}.png", figure=KONDO_GATE_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="kondo_gate",
-            subcategory="figures",
-        ),
-        claims="results/kondo_gate/claims.json",
-        metrics="results/kondo_gate/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "kondo_gate",
+    [
+        *table_steps(
             "kondo_gate",
-            [
-                *table_steps(
-                    "kondo_gate",
-                    {
-                        table: expand("results/kondo_gate/runs/{task}/seed{seed}.csv", task=tasks, seed=SEEDS)
-                        for table, tasks in KONDO_GATE_TABLES.items()
-                    },
-                ),
-                (
-                    "table_wallclock",
-                    expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
-                    ["results/kondo_gate/wallclock.csv"],
-                ),
-                *figure_steps("kondo_gate", KONDO_GATE_FIGURES),
-                claims_step("kondo_gate", expand("results/kondo_gate/tables/{table}.csv", table=["main_seeds", "bandit_seeds"])),
-            ],
+            {
+                table: expand("results/kondo_gate/runs/{task}/seed{seed}.csv", task=tasks, seed=SEEDS)
+                for table, tasks in KONDO_GATE_TABLES.items()
+            },
         ),
-    log:
-        "logs/kondo_gate/summary.log",
-    benchmark:
-        "logs/kondo_gate/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 kondo_gate {params.steps} > {log} 2>&1"
+        (
+            "table_wallclock",
+            expand("results/kondo_gate/runs/{task}/seed{seed}.wallclock.csv", task=KONDO_GATE_TASKS, seed=SEEDS),
+            ["results/kondo_gate/wallclock.csv"],
+        ),
+        *figure_steps("kondo_gate", KONDO_GATE_FIGURES),
+        claims_step("kondo_gate", expand("results/kondo_gate/tables/{table}.csv", table=["main_seeds", "bandit_seeds"])),
+    ],
+    code=code_files("kondo_gate", "tables", "figures", "paper_claims"),
+)

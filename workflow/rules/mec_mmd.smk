@@ -44,47 +44,20 @@ rule mec_mmd_run:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each still
-# reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule mec_mmd_summary:
-    group:
-        "mec_mmd_summary"
-    input:
-        registry="config/claims/mec_mmd.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/mec_mmd/config.yaml",
-        runs=EXTRA_OUTPUTS["mec_mmd"],
-        code=code_files("mec_mmd", *MEC_MMD_PRESENTATION),
-    output:
-        tables=expand("results/mec_mmd/tables/{table}.csv", table=MEC_MMD_TABLES),
-        figures=report(
-            expand("results/mec_mmd/figures/{figure}.png", figure=MEC_MMD_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="mec_mmd",
-            subcategory="figures",
-        ),
-        claims="results/mec_mmd/claims.json",
-        metrics="results/mec_mmd/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "mec_mmd",
+    [
+        *table_steps(
             "mec_mmd",
-            [
-                *table_steps(
-                    "mec_mmd",
-                    {
-                        table: expand("results/mec_mmd/runs/{experiment}/seed{seed}.csv", experiment=experiment, seed=SEEDS)
-                        for table, experiment in MEC_MMD_TABLES.items()
-                    },
-                ),
-                *figure_steps("mec_mmd", MEC_MMD_FIGURES),
-                claims_step("mec_mmd", ["results/mec_mmd/tables/main.csv", *EXTRA_OUTPUTS["mec_mmd"]]),
-            ],
+            {
+                table: expand("results/mec_mmd/runs/{experiment}/seed{seed}.csv", experiment=experiment, seed=SEEDS)
+                for table, experiment in MEC_MMD_TABLES.items()
+            },
         ),
-    log:
-        "logs/mec_mmd/summary.log",
-    benchmark:
-        "logs/mec_mmd/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    shell:
-        "python -m neurips26 mec_mmd {params.steps} > {log} 2>&1"
+        *figure_steps("mec_mmd", MEC_MMD_FIGURES),
+        claims_step("mec_mmd", ["results/mec_mmd/tables/main.csv", *EXTRA_OUTPUTS["mec_mmd"]]),
+    ],
+    code=code_files("mec_mmd", *MEC_MMD_PRESENTATION),
+    runtime=10,
+)

@@ -72,47 +72,19 @@ rule mental_imagery_run:
         " --output {output.run} {output.decoded} --threads {threads} 'variants=[{params.variants}]' > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule mental_imagery_summary:
-    group:
-        "mental_imagery_summary"
-    input:
-        config="results/mental_imagery/config.yaml",
-        runs=MENTAL_IMAGERY_RUNS + MENTAL_IMAGERY_DECODED,
-        code=code_files("mental_imagery", "tables", "figures", "paper_claims"),
-        registry="config/claims/mental_imagery.yaml",  # the claims of the abstract the claims stage checks against
-    output:
-        tables=expand("results/mental_imagery/tables/{table}.csv", table=[*MENTAL_IMAGERY_TABLES, "decoded"]),
-        figures=report(
-            expand("results/mental_imagery/figures/{figure}.png", figure=MENTAL_IMAGERY_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="mental_imagery",
-            subcategory="figures",
-        ),
-        claims="results/mental_imagery/claims.json",
-        metrics="results/mental_imagery/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "mental_imagery",
+    [
+        *table_steps(
             "mental_imagery",
-            [
-                *table_steps(
-                    "mental_imagery",
-                    {
-                        **{table: MENTAL_IMAGERY_RUNS for table in MENTAL_IMAGERY_TABLES},
-                        "decoded": MENTAL_IMAGERY_DECODED,
-                    },
-                ),
-                *figure_steps("mental_imagery", MENTAL_IMAGERY_FIGURES),
-                claims_step("mental_imagery", expand("results/mental_imagery/tables/{table}.csv", table=MENTAL_IMAGERY_TABLES)),
-            ],
+            {
+                **{table: MENTAL_IMAGERY_RUNS for table in MENTAL_IMAGERY_TABLES},
+                "decoded": MENTAL_IMAGERY_DECODED,
+            },
         ),
-    log:
-        "logs/mental_imagery/summary.log",
-    benchmark:
-        "logs/mental_imagery/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 mental_imagery {params.steps} > {log} 2>&1"
+        *figure_steps("mental_imagery", MENTAL_IMAGERY_FIGURES),
+        claims_step("mental_imagery", expand("results/mental_imagery/tables/{table}.csv", table=MENTAL_IMAGERY_TABLES)),
+    ],
+    code=code_files("mental_imagery", "tables", "figures", "paper_claims"),
+)

@@ -63,54 +63,25 @@ rule mixup_minority_lt:
         " run.dataset={wildcards.dataset} run.ratio={wildcards.ratio} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule mixup_minority_summary:
-    group:
-        "mixup_minority_summary"
-    input:
-        registry="config/claims/mixup_minority.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/mixup_minority/config.yaml",
-        runs=MM_LT_RUNS + MM_LPM_RUNS + MM_LPM_GRAMS,
-        code=code_files("mixup_minority", "tables", "figures", "paper_claims", "samplers", "experiments", "data"),
-    output:
-        tables=expand("results/mixup_minority/tables/{table}.csv",
-                      table=["lt_runs", "lpm_runs", "main", "lpm", "geometry", "ablation", "mixed_label_hist"]),
-        figures=report(
-            expand("results/mixup_minority/figures/{figure}.png", figure=MM_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="mixup_minority",
-            subcategory="figures",
-        ),
-        claims="results/mixup_minority/claims.json",
-        metrics="results/mixup_minority/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "mixup_minority",
+    [
+        *table_steps(
             "mixup_minority",
-            [
-                *table_steps(
-                    "mixup_minority",
-                    {
-                        "lt_runs": MM_LT_RUNS,
-                        "lpm_runs": MM_LPM_RUNS,
-                        "main": ["results/mixup_minority/tables/lt_runs.csv"],
-                        "lpm": ["results/mixup_minority/tables/lpm_runs.csv"],
-                        "geometry": MM_LPM_GRAMS,
-                        "ablation": ["results/mixup_minority/tables/lt_runs.csv", "results/mixup_minority/tables/lpm_runs.csv"],
-                    },
-                ),
-                # the mixed-label histogram is closed form + draws (seconds): computed here rather than as a run
-                ("run_hist", [], ["results/mixup_minority/tables/mixed_label_hist.csv"]),
-                *figure_steps("mixup_minority", MM_FIGURES),
-                claims_step("mixup_minority", ["results/mixup_minority/tables/lpm_runs.csv", "results/mixup_minority/tables/lt_runs.csv"]),
-            ],
+            {
+                "lt_runs": MM_LT_RUNS,
+                "lpm_runs": MM_LPM_RUNS,
+                "main": ["results/mixup_minority/tables/lt_runs.csv"],
+                "lpm": ["results/mixup_minority/tables/lpm_runs.csv"],
+                "geometry": MM_LPM_GRAMS,
+                "ablation": ["results/mixup_minority/tables/lt_runs.csv", "results/mixup_minority/tables/lpm_runs.csv"],
+            },
         ),
-    log:
-        "logs/mixup_minority/summary.log",
-    benchmark:
-        "logs/mixup_minority/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 mixup_minority {params.steps} > {log} 2>&1"
+        # the mixed-label histogram is closed form + draws (seconds): computed here rather than as a run
+        ("run_hist", [], ["results/mixup_minority/tables/mixed_label_hist.csv"]),
+        *figure_steps("mixup_minority", MM_FIGURES),
+        claims_step("mixup_minority", ["results/mixup_minority/tables/lpm_runs.csv", "results/mixup_minority/tables/lt_runs.csv"]),
+    ],
+    code=code_files("mixup_minority", "tables", "figures", "paper_claims", "samplers", "experiments", "data"),
+)

@@ -43,58 +43,31 @@ rule prequential_mdl_run:
         " --output {output} --threads {threads} run.task={wildcards.task} run.noise={wildcards.noise} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule prequential_mdl_summary:
-    group:
-        "prequential_mdl_summary"
-    input:
-        config="results/prequential_mdl/config.yaml",
-        runs=PREQ_RUNS,
-        control="results/prequential_mdl/tables/control_runs.csv",
-        code=code_files("prequential_mdl", "tables", "correlations", "figures", "paper_claims"),
-        registry="config/claims/prequential_mdl.yaml",  # the claims of the abstract the claims stage checks against
-    output:
-        tables=expand("results/prequential_mdl/tables/{table}.csv", table=["runs", "correlations", "bound"]),
-        figures=report(
-            expand("results/prequential_mdl/figures/{figure}.png", figure=PREQ_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="prequential_mdl",
-            subcategory="figures",
-        ),
-        claims="results/prequential_mdl/claims.json",
-        metrics="results/prequential_mdl/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "prequential_mdl",
+    [
+        *table_steps(
             "prequential_mdl",
-            [
-                *table_steps(
-                    "prequential_mdl",
-                    {
-                        "runs": PREQ_RUNS,
-                        "correlations": ["results/prequential_mdl/tables/runs.csv"],
-                        "bound": ["results/prequential_mdl/tables/runs.csv"],
-                    },
-                ),
-                *figure_steps("prequential_mdl", PREQ_FIGURES),
-                claims_step(
-                    "prequential_mdl",
-                    expand(
-                        "results/prequential_mdl/tables/{table}.csv",
-                        table=["correlations", "bound", "control_runs", "runs"],  # runs: the paired bootstrap
-                    ),
-                ),
-            ],
+            {
+                "runs": PREQ_RUNS,
+                "correlations": ["results/prequential_mdl/tables/runs.csv"],
+                "bound": ["results/prequential_mdl/tables/runs.csv"],
+            },
         ),
-    log:
-        "logs/prequential_mdl/summary.log",
-    benchmark:
-        "logs/prequential_mdl/benchmarks/summary.tsv"
-    resources:
-        mem_mb=2000,
-        runtime=20,
-    shell:
-        "python -m neurips26 prequential_mdl {params.steps} > {log} 2>&1"
+        *figure_steps("prequential_mdl", PREQ_FIGURES),
+        claims_step(
+            "prequential_mdl",
+            expand(
+                "results/prequential_mdl/tables/{table}.csv",
+                table=["correlations", "bound", "control_runs", "runs"],  # runs: the paired bootstrap
+            ),
+        ),
+    ],
+    code=code_files("prequential_mdl", "tables", "correlations", "figures", "paper_claims"),
+    mem_mb=2000,
+    runtime=20,
+)
 
 
 # The positive control (regret and noisy-label test error tied by construction): every seed in one job, seconds.

@@ -91,41 +91,13 @@ rule rldp_llm:
         " --output {output.runs} {output.layers} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule rldp_summary:
-    group:
-        "rldp_summary"
-    input:
-        config="results/rldp/config.yaml",
-        registered="config/claims/rldp.yaml",
-        runs=sorted({path for paths in RLDP_TABLES.values() for path in paths}),
-        code=code_files("rldp", "tables", "method", "stages", "figures", "paper_claims"),
-    output:
-        tables=expand("results/rldp/tables/{table}.csv", table=RLDP_TABLES),
-        figures=report(
-            expand("results/rldp/figures/{figure}.png", figure=RLDP_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="rldp",
-            subcategory="figures",
-        ),
-        claims="results/rldp/claims.json",
-        metrics="results/rldp/metrics.json",
-    params:
-        steps=stage_steps(
-            "rldp",
-            [
-                *table_steps("rldp", RLDP_TABLES),
-                *figure_steps("rldp", RLDP_FIGURE_TABLE),
-                claims_step("rldp", expand("results/rldp/tables/{table}.csv", table=["main", "llm_seeds", "timing"])),
-            ],
-        ),
-    log:
-        "logs/rldp/summary.log",
-    benchmark:
-        "logs/rldp/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 rldp {params.steps} > {log} 2>&1"
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "rldp",
+    [
+        *table_steps("rldp", RLDP_TABLES),
+        *figure_steps("rldp", RLDP_FIGURE_TABLE),
+        claims_step("rldp", expand("results/rldp/tables/{table}.csv", table=["main", "llm_seeds", "timing"])),
+    ],
+    code=code_files("rldp", "tables", "method", "stages", "figures", "paper_claims"),
+)

@@ -50,47 +50,19 @@ rule sparse_eos_run:
         " --input {input.data} --output {output} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule sparse_eos_summary:
-    group:
-        "sparse_eos_summary"
-    input:
-        config="results/sparse_eos/config.yaml",
-        runs=EXTRA_OUTPUTS["sparse_eos"],
-        code=code_files("sparse_eos", "tables", "figures", "paper_claims", "stages"),
-        registry="config/claims/sparse_eos.yaml",  # the claims of the abstract the claims stage checks against
-    output:
-        tables=expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES),
-        figures=report(
-            expand("results/sparse_eos/figures/{figure}.png", figure=SPARSE_EOS_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="sparse_eos",
-            subcategory="figures",
-        ),
-        claims="results/sparse_eos/claims.json",
-        metrics="results/sparse_eos/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "sparse_eos",
+    [
+        *table_steps(
             "sparse_eos",
-            [
-                *table_steps(
-                    "sparse_eos",
-                    {
-                        table: expand("results/sparse_eos/runs/{experiment}/seed{seed}.csv", experiment=experiments, seed=SEEDS)
-                        for table, experiments in SPARSE_EOS_TABLES.items()
-                    },
-                ),
-                *figure_steps("sparse_eos", SPARSE_EOS_FIGURES),
-                claims_step("sparse_eos", expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES)),
-            ],
+            {
+                table: expand("results/sparse_eos/runs/{experiment}/seed{seed}.csv", experiment=experiments, seed=SEEDS)
+                for table, experiments in SPARSE_EOS_TABLES.items()
+            },
         ),
-    log:
-        "logs/sparse_eos/summary.log",
-    benchmark:
-        "logs/sparse_eos/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 sparse_eos {params.steps} > {log} 2>&1"
+        *figure_steps("sparse_eos", SPARSE_EOS_FIGURES),
+        claims_step("sparse_eos", expand("results/sparse_eos/tables/{table}.csv", table=SPARSE_EOS_TABLES)),
+    ],
+    code=code_files("sparse_eos", "tables", "figures", "paper_claims", "stages"),
+)
