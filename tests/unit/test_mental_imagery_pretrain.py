@@ -109,13 +109,15 @@ def test_family_weight_tilts_the_pretraining_mix():
         pretrain.sample_weights(OmegaConf.merge(CFG, {"pretrain": {"family_weight": {"chess": 2}}}), fam)
 
 
-def test_tiny_scale_runs_the_pretraining_and_the_shared_visual_tokens():
-    """The tiny end-to-end (CI) must run the pretraining path and C's shared visual-token embedding."""
+def test_tiny_scale_runs_the_pretraining_and_defaults_visual_tokens():
+    """The tiny end-to-end (CI) must run the pretraining path and C's visual-token embedding as default runs it (the
+    pilots' z_embed; the shared embedding is tested in test_mental_imagery_model.py)."""
     from neurips26.common.pipeline.config import compose
 
     cfg = compose("mental_imagery", ["scale=tiny"])
     assert int(cfg.pretrain.steps) > 0
-    assert build_model(cfg, "C", 211).z_shared
+    default = compose("mental_imagery", ["scale=default"])
+    assert build_model(cfg, "C", 211).z_shared == build_model(default, "C", 211).z_shared
 
 
 @pytest.mark.slow
