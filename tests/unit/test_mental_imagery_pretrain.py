@@ -12,7 +12,7 @@ import torch
 from omegaconf import OmegaConf
 
 from neurips26.papers.mental_imagery import data, pretrain
-from neurips26.papers.mental_imagery.experiments import build_model
+from neurips26.papers.mental_imagery.build import build_model
 from neurips26.papers.mental_imagery.puzzles import make_families
 
 torch.set_num_threads(1)

@@ -3,7 +3,6 @@ hidden states for the intermediate board states (with the controls), and keep a 
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -12,6 +11,7 @@ import torch
 
 from neurips26.common.models import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
+from neurips26.papers.mental_imagery.build import build_model, input_patch, lr_factor
 from neurips26.papers.mental_imagery.model import (
     EOS,
     Z_TOKENS,
@@ -23,22 +23,8 @@ from neurips26.papers.mental_imagery.model import (
     step_stride,
 )
 from neurips26.papers.mental_imagery.probes import cell_accuracy, fit_ridge
-from neurips26.papers.mental_imagery.puzzles import CANVAS, make_families, replay
+from neurips26.papers.mental_imagery.puzzles import make_families, replay
 from neurips26.papers.mental_imagery.tensors import FAMILY_NAMES, action_offsets, tensorize
-
-
-def input_patch(cfg) -> int | str:
-    """model.patch: the input patch side in pixels, or 'symbols' (the symbolic input, perfect perception)."""
-    p = cfg.model.patch
-    return "symbols" if str(p) == "symbols" else int(p)
-
-
-def build_model(cfg, variant: str, n_actions: int) -> TinyVLM:
-    m, p = cfg.model, input_patch(cfg)
-    n_img, dim = (36, puzzles_data.N_SYMBOLS) if p == "symbols" else ((CANVAS // p) ** 2, p * p * 3)
-    return TinyVLM(n_actions, len(FAMILY_NAMES), int(m.d), int(m.layers), int(m.heads), int(cfg.puzzle.max_len), variant,
-                   n_img=n_img, patch_dim=dim, grid_pos=bool(m.get("grid_pos", False)),
-                   z_embed=str(m.get("z_embed", "shared")))
 
 
 @torch.no_grad()
@@ -59,14 +45,6 @@ def dev_ce(model: TinyVLM, tensors, batch: int = 256) -> float:
 def make_optimizer(model: TinyVLM, cfg):
     """AdamW (weight decay 0.01), its multi-tensor (foreach) form: one kernel per update step for all parameters."""
     return optim.AdamW(model.parameters(), lr=float(cfg.train.lr), weight_decay=0.01, foreach=True)
-
-
-def lr_factor(step: int, warm: int, cap: int, cosine: bool = True) -> float:
-    """The learning-rate multiplier at `step` (0-based): linear warm-up over `warm` steps, then constant or cosine decay
-    to 0 at `cap` (the fine-tuning and the VLM pretraining alike)."""
-    if step < warm:
-        return (step + 1) / warm
-    return 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, cap - warm))) if cosine else 1.0
 
 
 def train(model: TinyVLM, tensors, dev, cfg, seed: int) -> list[tuple[int, float, float]]:

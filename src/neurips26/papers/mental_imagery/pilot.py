@@ -21,14 +21,14 @@ import torch
 
 from neurips26.common.models import optim
 from neurips26.common.pipeline.config import compose
-from neurips26.papers.mental_imagery import data, experiments, tables
+from neurips26.papers.mental_imagery import build, data, experiments, tables
 from neurips26.papers.mental_imagery.model import batch_loss
 from neurips26.papers.mental_imagery.puzzles import make_families
 
 
 def step_ms(cfg, variant: str, n_act: int, tensors, steps: int = 20) -> float:
     torch.manual_seed(0)
-    model = experiments.build_model(cfg, variant, n_act)
+    model = build.build_model(cfg, variant, n_act)
     opt = optim.AdamW(model.parameters(), lr=1e-3)
     for k in range(steps + 3):
         if k == 3:
@@ -62,7 +62,7 @@ def main(argv=None) -> None:
     fams = make_families()
     offsets = experiments.action_offsets(fams)
     n_act = sum(len(f.actions) for f in fams.values())
-    T, patch = int(cfg.puzzle.max_len) + 1, experiments.input_patch(cfg)
+    T, patch = int(cfg.puzzle.max_len) + 1, build.input_patch(cfg)
     t0 = time.time()
     n_train = args.overfit or int(cfg.data_sizes.train)
     cache = Path(args.cache) if args.cache else None
@@ -84,8 +84,8 @@ def main(argv=None) -> None:
     if args.time_variants:
         print({v: round(step_ms(cfg, v, n_act, tensors), 1) for v in "ABC"}, "ms/step", flush=True)
     torch.manual_seed(args.seed)
-    model = experiments.build_model(cfg, args.variant, n_act)
-    untrained = experiments.build_model(cfg, args.variant, n_act).eval()
+    model = build.build_model(cfg, args.variant, n_act)
+    untrained = build.build_model(cfg, args.variant, n_act).eval()
     controls = {"untrained": untrained}
     if int(cfg.pretrain.steps) > 0:  # the seed's VLM pretraining (describe the start boards), then fine-tuning
         from neurips26.papers.mental_imagery import pretrain
@@ -97,7 +97,7 @@ def main(argv=None) -> None:
         print("pretrain curve (step, train ce, dev description acc):",
               [(s, round(a, 3), round(b, 3)) for s, a, b in ck["curve"]], flush=True)
         pretrain.load_backbone(model, ck["backbone"])
-        controls["pretrained"] = experiments.build_model(cfg, args.variant, n_act).eval()
+        controls["pretrained"] = build.build_model(cfg, args.variant, n_act).eval()
         pretrain.load_backbone(controls["pretrained"], ck["backbone"])
     t0 = time.time()
     dev = train_ex if args.overfit else dev_ex

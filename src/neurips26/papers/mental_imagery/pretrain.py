@@ -17,6 +17,7 @@ from torch import nn
 from neurips26.common.models import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
 from neurips26.papers.mental_imagery.backbone import BACKBONE, backbone_state, load_backbone  # noqa: F401
+from neurips26.papers.mental_imagery.build import build_model, input_patch, lr_factor
 from neurips26.papers.mental_imagery.model import TinyVLM
 from neurips26.papers.mental_imagery.tensors import FAMILY_NAMES, tensorize
 
@@ -110,8 +111,6 @@ def pretrain(cfg, seed: int, puzzles: dict, vlm: TinyVLM, family_acc: dict | Non
     uniformly, or by pretrain.family_weight). Returns (step, mean train cross-entropy since the last evaluation,
     description accuracy on the dev start boards) every train.eval_every steps and at the end; family_acc (if given)
     receives the final per-family dev accuracy, keep (if given) the trained Describer under 'describer' (pilots)."""
-    from neurips26.papers.mental_imagery.experiments import input_patch, lr_factor
-
     steps = int(cfg.pretrain.steps)
     if steps <= 0:
         return []
@@ -152,7 +151,6 @@ def run_pretraining(cfg, seed: int, puzzles: dict) -> dict:
     0), 'curve': [(step, train cross-entropy, dev description accuracy)], 'family_acc': {family: final dev
     description accuracy}}. The model is initialised exactly as the variants' (torch seed = the seed), then
     pretrained."""
-    from neurips26.papers.mental_imagery.experiments import build_model
     from neurips26.papers.mental_imagery.puzzles import make_families
 
     if int(cfg.pretrain.steps) <= 0:

@@ -1,6 +1,6 @@
 """Pilot 7 (JOURNAL "Pilot 7"; seed 11, outside every configured seed set): one jigsaw definition per process. The
 seed's puzzles with that jigsaw (data.make_puzzles), the seed's VLM pretraining (pretrain.pretrain, default scale),
-variant A fine-tuned from it exactly as the run job does (experiments.build_model / load_backbone / train), then the
+variant A fine-tuned from it exactly as the run job does (build.build_model / load_backbone / train), then the
 test solve rates, the blind baseline, first-action accuracy and the jigsaw diagnostics:
 
 * tile_acc: the pretraining's description accuracy on the six tile cells of the dev jigsaw start boards (the cells that
@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from neurips26.common.pipeline.config import compose
-from neurips26.papers.mental_imagery import data, experiments, pretrain
+from neurips26.papers.mental_imagery import build, data, experiments, pretrain
 from neurips26.papers.mental_imagery.model import EOS, generate
 from neurips26.papers.mental_imagery.puzzles import make_families
 
@@ -49,13 +49,13 @@ def main(out: str, name: str, extra: list[str]) -> None:
 
     t0 = time.time()
     torch.manual_seed(SEED)
-    vlm = experiments.build_model(cfg, "A", n_act)
+    vlm = build.build_model(cfg, "A", n_act)
     family_acc, keep = {}, {}
     curve = pretrain.pretrain(cfg, SEED, parts, vlm, family_acc, keep)
     backbone = pretrain.backbone_state(vlm)
     res.update(pretrain_s=time.time() - t0, description_acc=curve[-1][2], family_acc=family_acc)
     jig_dev = [e for e in parts["dev"] if e.family == "jigsaw"]
-    img, fam, targets = pretrain.board_tensors(jig_dev, patch=experiments.input_patch(cfg))
+    img, fam, targets = pretrain.board_tensors(jig_dev, patch=build.input_patch(cfg))
     with torch.no_grad():
         keep["describer"].eval()
         pred = keep["describer"](img, fam).argmax(-1).numpy()
@@ -67,9 +67,9 @@ def main(out: str, name: str, extra: list[str]) -> None:
           "(identity guess", round(res["identity_acc"], 3), ")", flush=True)
 
     t0 = time.time()
-    T, patch = int(cfg.puzzle.max_len) + 1, experiments.input_patch(cfg)
+    T, patch = int(cfg.puzzle.max_len) + 1, build.input_patch(cfg)
     torch.manual_seed(SEED)
-    model = experiments.build_model(cfg, "A", n_act)
+    model = build.build_model(cfg, "A", n_act)
     pretrain.load_backbone(model, backbone)
     curve = experiments.train(model, experiments.tensorize(parts["train"], offsets, T, patch),
                               experiments.tensorize(parts["dev"], offsets, T, patch), cfg, SEED)
