@@ -7,7 +7,7 @@ likelihood of a prediction pattern factorises over clusters, each a 1-D integral
     f_m = 1 - p_m(W) if yhat_m = y else p_m(W) / (K - 1),   p_m(w) = Phi((Phi^-1(eps_m) - sqrt(rho_c) w) / sqrt(1 - rho_c)).
 These give exact MI by enumerating patterns (small S) and an exact-likelihood Monte-Carlo MI (any S).
 
-Error floor (derivation in the README). Given W = w the models of one cluster err independently with probability p(w). With
+Error floor (derivation in FLOOR.md). Given W = w the models of one cluster err independently with probability p(w). With
 infinitely many of them the vote fractions are 1 - p(w) for the truth and p(w) / (K - 1) for each wrong label, so the
 plurality vote errs iff p(w) > (K - 1) / K, i.e. iff w < (Phi^-1(eps) - sqrt(1 - rho) Phi^-1((K - 1) / K)) / sqrt(rho):
     floor(eps, rho, K) = Phi((Phi^-1(eps) - sqrt(1 - rho) Phi^-1((K - 1) / K)) / sqrt(rho)),

@@ -31,7 +31,7 @@ from neurips26.papers.sparse_eos.trend import spearman_interval
 
 GAP, BOUND, VACUOUS = "gap_counted", "bound_counted", "vacuous_counted"
 CONTROL_GLOBAL, CONTROL_LOCAL = "ols_global", "ols_local"
-STABLE_MIN, CONSTRAINT_MIN = 0.9, 0.99  # the brief's criteria, as before v2 (README "Criteria")
+STABLE_MIN, CONSTRAINT_MIN = 0.9, 0.99  # the brief's criteria, as before v2 (README "How each claim is tested")
 NOT_READ = "the paper's text beyond the abstract could not be read (README)"
 
 
