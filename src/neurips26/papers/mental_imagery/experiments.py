@@ -12,6 +12,7 @@ import torch
 from neurips26.common.models import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
 from neurips26.papers.mental_imagery.build import build_model, input_patch, lr_factor
+from neurips26.papers.mental_imagery.intermediate_probe import probe_scores
 from neurips26.papers.mental_imagery.model import (
     EOS,
     Z_TOKENS,
@@ -163,6 +164,10 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
         feats = {k: hidden_at_actions(m, ex, offsets, T, patch) for k, m in models.items()}
         if "trained" in models:
             feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, patch, np.random.default_rng(seed))
+        # the claim's probe: strictly intermediate states, changed cells, goal-only control (intermediate_probe.py)
+        for kind, layer, changed, exact, n in probe_scores(feats, ex, half, K, float(cfg.probe.alpha), int(cfg.model.d),
+                                                           seed):
+            rows += [(f"{kind}_mid_changed", name, layer, -1, changed, n), (f"{kind}_mid_exact", name, layer, -1, exact, n)]
         steps = [(i, t) for i, e in enumerate(ex) for t in range(len(e.actions))]
         true = np.stack([ex[i].cells[t + 1] for i, t in steps])
         start = np.stack([ex[i].cells[0] for i, t in steps])

@@ -81,6 +81,24 @@ def table_probe_seeds(runs: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["step"] == 0].drop(columns=["step", "changed_acc"]).reset_index(drop=True)
 
 
+def table_probe_mid_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """The claim's probe (intermediate_probe.py) per variant, seed, family and kind: changed-cell and exact-board
+    accuracy on the strictly intermediate held-out states, the layer chosen on held-out fit puzzles, and the number of
+    states scored."""
+    metric = runs["metric"].astype(str)
+    mid = runs[metric.str.endswith("_mid_changed") | metric.str.endswith("_mid_exact")].copy()
+    if mid.empty:
+        return pd.DataFrame(columns=["variant", "seed", "family", "kind", "layer", "changed", "exact", "n"])
+    mid["kind"] = mid["metric"].str.replace(r"_mid_(changed|exact)$", "", regex=True)
+    mid["score"] = mid["metric"].str.extract(r"_mid_(changed|exact)$", expand=False)
+    wide = mid.pivot_table(index=["variant", "seed", "family", "kind"], columns="score", values="value", dropna=False)
+    meta = mid[mid["score"] == "changed"].set_index(["variant", "seed", "family", "kind"])[["layer", "n"]]
+    out = wide.join(meta).reset_index()
+    out["family"] = pd.Categorical(out["family"], FAMILIES, ordered=True)
+    return out[["variant", "seed", "family", "kind", "layer", "changed", "exact", "n"]].sort_values(
+        ["variant", "seed", "family", "kind"]).reset_index(drop=True)
+
+
 def _probe_per_seed(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (variant, seed, family), g in runs.groupby(["variant", "seed", "family"]):
