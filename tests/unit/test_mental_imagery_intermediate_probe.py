@@ -76,3 +76,21 @@ def test_scores():
     assert changed_accuracy(np.array([[1, 0, 0]]), true, start) == 1.0  # the unchanged cells do not count
     assert exact_accuracy(np.array([[1, 0, 0]]), true) == 0.0
     assert np.isnan(changed_accuracy(start, start, start))
+
+
+def test_true_visual_tokens_follow_the_environment():
+    """C's positive control is fed the tokens of the board each decoded action really reaches; an illegal action or
+    EOS leaves the board as it was."""
+    import torch
+
+    from neurips26.papers.mental_imagery.data import patches
+    from neurips26.papers.mental_imagery.experiments import TrueVisualTokens
+    from neurips26.papers.mental_imagery.puzzles import make_families
+
+    family = make_families()["sokoban"]
+    start = family.generate(np.random.default_rng(3), inner_walls=0)
+    legal = next(a for a in range(len(family.actions)) if family.apply(start, a) is not None)
+    tokens = TrueVisualTokens(family, [SimpleNamespace(start=start)] * 2, offset=5)
+    z = tokens(torch.tensor([5 + legal, 0]))  # 0 is not one of this family's action ids
+    assert torch.allclose(z[0], torch.tensor(patches(family.render(family.apply(start, legal)).astype(np.float32))))
+    assert torch.allclose(z[1], torch.tensor(patches(family.render(start).astype(np.float32))))

@@ -22,12 +22,12 @@ def _at(value, seed):
 
 
 def synthetic_runs(solve: dict, probe_gain, blind: float = 0.2, given=0.9, jigsaw_c: float = 0.3,
-                   rotation_c: float = -0.1) -> pd.DataFrame:
+                   rotation_c: float = -0.1, given_z=0.95) -> pd.DataFrame:
     """Runs of three seeds; `probe_gain` and `given` (random_code's accuracy) a number or one value per seed (probe rows
     for variant A only); the solve rates vary by +-0.01 over the seeds (the same for every variant); C gains `jigsaw_c`
     on jigsaw, `rotation_c` on rotation."""
     rows = []
-    for variant, rate in solve.items():
+    for variant, rate in solve.items():  # given_z: C's solve rate with the true visual tokens, every family
         for seed in SEEDS:
             rows.append((variant, seed, "steps", "all", -1, -1, 500 + seed, 0))
             jitter = 0.01 * (seed - 1)
@@ -40,6 +40,8 @@ def synthetic_runs(solve: dict, probe_gain, blind: float = 0.2, given=0.9, jigsa
                              rate + jitter + (0.0 if variant != "C" else jigsaw_c if f == "jigsaw"
                                               else rotation_c if f == "rotation" else 0.0), 10))
                 rows.append((variant, seed, "first_action_acc", f, -1, -1, rate + 0.1, 10))
+                if variant == "C":  # the positive control: C given the true visual tokens
+                    rows.append((variant, seed, "solve_rate_given_z", f, -1, -1, _at(given_z, seed), 10))
                 rows.append((variant, seed, "blind_first_action_acc", f, -1, -1, 0.3, 10))
                 if variant != "A":  # the claims probe variant A only (fewer rows: the probe tables loop in pandas)
                     continue
@@ -208,3 +210,14 @@ def test_probe_claim_reads_the_pretrained_control_and_the_random_code_positive_c
     assert test["estimate"] == pytest.approx(-0.05)
     v, _ = verdicts(runs)  # without the pretrained-only model: the random model is the untrained control
     assert v["probes_decode_state"] == "holds"
+
+
+def test_a_c_that_cannot_use_true_visual_tokens_leaves_the_token_claim_inconclusive():
+    """C fed the true visual tokens must beat A (the positive control): when it does not (0.5 < A's 0.6), a C - A
+    gain cannot be read as the tokens' doing, and the claim that would hold is inconclusive."""
+    v, doc = verdicts(synthetic_runs({"A": 0.6, "B": 0.65, "C": 0.6}, probe_gain=0.05, given_z=0.5))
+    claim = doc["visual_supervision_or_tokens_help"]
+    assert claim["outcome"] == "holds" and v["visual_supervision_or_tokens_help"] == "inconclusive"
+    assert "c_given_true_tokens_beats_a" in claim["why_inconclusive"]
+    v, _ = verdicts(synthetic_runs({"A": 0.6, "B": 0.65, "C": 0.6}, probe_gain=0.05))
+    assert v["visual_supervision_or_tokens_help"] == "holds"

@@ -57,6 +57,12 @@ def table_solve_seeds(runs: pd.DataFrame) -> pd.DataFrame:
         out = out.merge(first, on=["variant", "seed", "family"], how="left")
     steps = runs[runs["metric"] == "steps"].groupby(["variant", "seed"])["value"].max().rename("steps")
     out = out.merge(steps.reset_index(), on=["variant", "seed"], how="left")
+    given = runs[runs["metric"] == "solve_rate_given_z"]
+    if not given.empty:  # variant C decoded with the true visual tokens (the positive control); empty elsewhere
+        wide = given.pivot_table(index=["variant", "seed"], columns="family", values="value")[FAMILIES]
+        wide["mean"] = wide.mean(axis=1)
+        long = wide.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name="given_z")
+        out = out.merge(long, on=["variant", "seed", "family"], how="left")
     out["family"] = pd.Categorical(out["family"], FAMILIES + ["mean"], ordered=True)
     return out.sort_values(["variant", "seed", "family"]).reset_index(drop=True)
 
