@@ -3,7 +3,7 @@
 # solve rate by replay and probes the hidden states; tables aggregate over seeds; figures from tables; claims from tables.
 MENTAL_IMAGERY_DATA = ["data/raw/rush_hour_18k/provenance.json", "data/raw/dofp_lut_skimage/provenance.json"]
 # solve_seeds, probe_seeds: the per-seed rows (before the mean over seeds) whose paired differences the claims read
-MENTAL_IMAGERY_TABLES = ["solve", "solve_seeds", "probe", "probe_seeds"]
+MENTAL_IMAGERY_TABLES = ["solve", "solve_seeds", "probe", "probe_seeds", "probe_mid_seeds"]
 MENTAL_IMAGERY_FIGURES = {"solve_rate_by_task": "solve", "probe_acc_vs_step": "probe", "decoded_states": "decoded"}
 MENTAL_IMAGERY_PRESENTATION = ["tables", "figures", "paper_claims", "stages"]
 # The variants' run jobs per seed (config run_groups): one job per variant at default scale (C costs about A + B, so

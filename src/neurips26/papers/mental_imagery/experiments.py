@@ -12,6 +12,7 @@ import torch
 from neurips26.common.models import optim
 from neurips26.papers.mental_imagery import data as puzzles_data
 from neurips26.papers.mental_imagery.build import build_model, input_patch, lr_factor
+from neurips26.papers.mental_imagery.intermediate_probe import probe_scores
 from neurips26.papers.mental_imagery.model import (
     EOS,
     Z_TOKENS,
@@ -102,15 +103,36 @@ def constant_baseline(train_ex, test_ex, families) -> dict[str, float]:
     return out
 
 
-def solve_rates(model, test, families, offsets, cfg, first: dict | None = None) -> dict[str, float]:
+class TrueVisualTokens:
+    """For variant C's positive control: after each decoded action, the true 16 visual tokens of the board that action
+    leads to (the environment applies it; an illegal action or EOS leaves the board as it was)."""
+
+    def __init__(self, family, examples, offset: int):
+        self.family, self.offset, self.states = family, offset, [e.start for e in examples]
+
+    def __call__(self, ids: torch.Tensor) -> torch.Tensor:
+        boards = []
+        for b, token in enumerate(ids.tolist()):
+            action = token - self.offset
+            if 0 <= action < len(self.family.actions):
+                moved = self.family.apply(self.states[b], action)
+                self.states[b] = self.states[b] if moved is None else moved
+            boards.append(self.family.render(self.states[b]))
+        return torch.tensor(puzzles_data.patches(np.stack(boards).astype(np.float32)))
+
+
+def solve_rates(model, test, families, offsets, cfg, first: dict | None = None,
+                true_tokens: bool = False) -> dict[str, float]:
     """Solve rate by replay per family. When `first` is a dict, it receives per family the accuracy of the first
-    decoded action against the solver's first action (the learnability control)."""
+    decoded action against the solver's first action (the learnability control). `true_tokens` (variant C): decode
+    with the true visual tokens of each reached board fed in place of the model's own (TrueVisualTokens)."""
     out = {}
     for name in FAMILY_NAMES:
         ex = [e for e in test if e.family == name]
         img, fam = tensorize(ex, offsets, int(cfg.puzzle.max_len) + 1, input_patch(cfg))[:2]
         allowed = torch.tensor([EOS, *range(offsets[name], offsets[name] + len(families[name].actions))])
-        seqs = generate(model, img, fam, allowed, int(cfg.puzzle.max_len) + 1)
+        given = TrueVisualTokens(families[name], ex, offsets[name]) if true_tokens else None
+        seqs = generate(model, img, fam, allowed, int(cfg.puzzle.max_len) + 1, given_z=given)
         ok = [replay(families[name], e.start, [s - offsets[name] for s in seq])[0] for e, seq in zip(ex, seqs)]
         out[name] = float(np.mean(ok))
         if first is not None:
@@ -163,6 +185,10 @@ def probe_rows(models: dict, fit, test, families, offsets, cfg, seed: int):
         feats = {k: hidden_at_actions(m, ex, offsets, T, patch) for k, m in models.items()}
         if "trained" in models:
             feats["shuffled"] = hidden_at_actions(models["trained"], ex, offsets, T, patch, np.random.default_rng(seed))
+        # the claim's probe: strictly intermediate states, changed cells, goal-only control (intermediate_probe.py)
+        for kind, layer, changed, exact, n in probe_scores(feats, ex, half, K, float(cfg.probe.alpha), int(cfg.model.d),
+                                                           seed):
+            rows += [(f"{kind}_mid_changed", name, layer, -1, changed, n), (f"{kind}_mid_exact", name, layer, -1, exact, n)]
         steps = [(i, t) for i, e in enumerate(ex) for t in range(len(e.actions))]
         true = np.stack([ex[i].cells[t + 1] for i, t in steps])
         start = np.stack([ex[i].cells[0] for i, t in steps])
@@ -240,6 +266,9 @@ def run(cfg, seed: int, puzzles: dict[str, list], pretrained: dict | None = None
         rows = [("solve_rate", name, -1, -1, v, int(sizes.test))
                 for name, v in solve_rates(model, test_ex, families, offsets, cfg, first).items()]
         rows += [("first_action_acc", name, -1, -1, v, int(sizes.test)) for name, v in first.items()]
+        if variant == "C":  # the visual-token claim's positive control: C fed the true tokens of the boards it reaches
+            rows += [("solve_rate_given_z", name, -1, -1, v, int(sizes.test))
+                     for name, v in solve_rates(model, test_ex, families, offsets, cfg, true_tokens=True).items()]
         rows += [("blind_solve_rate", name, -1, -1, v, int(sizes.test)) for name, v in blind.items()]
         rows += [("blind_first_action_acc", name, -1, -1, v, int(sizes.test)) for name, v in blind_first.items()]
         rows += [(m, "all", -1, step, v, 0) for step, tr_ce, dev_loss in curve

@@ -195,10 +195,12 @@ def action_positions(T: int, stride: int, n_img: int) -> torch.Tensor:
 
 
 @torch.no_grad()
-def generate(model: TinyVLM, image_tokens, family, allowed: torch.Tensor, max_steps: int) -> list[list[int]]:
+def generate(model: TinyVLM, image_tokens, family, allowed: torch.Tensor, max_steps: int,
+             given_z=None) -> list[list[int]]:
     """Greedy open-loop decoding (token ids restricted to `allowed`, which includes EOS); variant C generates its 16
-    visual tokens after each action and feeds them back. Incremental (key/value cache): each new token costs one
-    position. Returns the token ids before the first EOS."""
+    visual tokens after each action and feeds them back, or, with `given_z` (ids of step t -> (B, 16, 108) true visual
+    tokens of the board those actions lead to; the positive control of the visual-token claim), is fed the true ones.
+    Incremental (key/value cache): each new token costs one position. Returns the token ids before the first EOS."""
     B = image_tokens.shape[0]
     out = torch.full((B, max_steps), EOS)
     mask = torch.full((model.head.out_features,), float("-inf"))
@@ -213,8 +215,10 @@ def generate(model: TinyVLM, image_tokens, family, allowed: torch.Tensor, max_st
         res = model(model.tok(ids)[:, None], past=past, use_cache=True)
         past, h = res.past_key_values, res.last_hidden_state[:, -1]
         if model.variant == "C":
+            true_z = given_z(ids) if given_z is not None else None
             for k in range(Z_TOKENS):
-                res = model(model.embed_z(model.z_head(h)[:, None], k), past=past, use_cache=True)
+                z_k = model.z_head(h) if true_z is None else true_z[:, k]
+                res = model(model.embed_z(z_k[:, None], k), past=past, use_cache=True)
                 past, h = res.past_key_values, res.last_hidden_state[:, -1]
     result = []
     for row in out.tolist():

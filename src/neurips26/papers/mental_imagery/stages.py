@@ -94,9 +94,11 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "table_solve_seeds": table_stage(tables.table_solve_seeds),
     "table_probe": table_stage(tables.table_probe),
     "table_probe_seeds": table_stage(tables.table_probe_seeds),
+    "table_probe_mid_seeds": table_stage(tables.table_probe_mid_seeds),
     "table_decoded": table_decoded,
     "figure_solve_rate_by_task": figure_stage(figures.solve_rate_by_task),
     "figure_probe_acc_vs_step": figure_stage(figures.probe_acc_vs_step),
     "figure_decoded_states": figure_stage(figures.decoded_states),
-    "claims": claims_stage(deferred(paper_claims, "build"), ("solve", "solve_seeds", "probe", "probe_seeds")),
+    "claims": claims_stage(deferred(paper_claims, "build"), ("solve", "solve_seeds", "probe", "probe_seeds",
+                                                                   "probe_mid_seeds")),
 }

@@ -57,6 +57,12 @@ def table_solve_seeds(runs: pd.DataFrame) -> pd.DataFrame:
         out = out.merge(first, on=["variant", "seed", "family"], how="left")
     steps = runs[runs["metric"] == "steps"].groupby(["variant", "seed"])["value"].max().rename("steps")
     out = out.merge(steps.reset_index(), on=["variant", "seed"], how="left")
+    given = runs[runs["metric"] == "solve_rate_given_z"]
+    if not given.empty:  # variant C decoded with the true visual tokens (the positive control); empty elsewhere
+        wide = given.pivot_table(index=["variant", "seed"], columns="family", values="value")[FAMILIES]
+        wide["mean"] = wide.mean(axis=1)
+        long = wide.reset_index().melt(id_vars=["variant", "seed"], var_name="family", value_name="given_z")
+        out = out.merge(long, on=["variant", "seed", "family"], how="left")
     out["family"] = pd.Categorical(out["family"], FAMILIES + ["mean"], ordered=True)
     return out.sort_values(["variant", "seed", "family"]).reset_index(drop=True)
 
@@ -79,6 +85,24 @@ def table_probe_seeds(runs: pd.DataFrame) -> pd.DataFrame:
     intervals read."""
     frame = _probe_per_seed(runs)
     return frame[frame["step"] == 0].drop(columns=["step", "changed_acc"]).reset_index(drop=True)
+
+
+def table_probe_mid_seeds(runs: pd.DataFrame) -> pd.DataFrame:
+    """The claim's probe (intermediate_probe.py) per variant, seed, family and kind: changed-cell and exact-board
+    accuracy on the strictly intermediate held-out states, the layer chosen on held-out fit puzzles, and the number of
+    states scored."""
+    metric = runs["metric"].astype(str)
+    mid = runs[metric.str.endswith("_mid_changed") | metric.str.endswith("_mid_exact")].copy()
+    if mid.empty:
+        return pd.DataFrame(columns=["variant", "seed", "family", "kind", "layer", "changed", "exact", "n"])
+    mid["kind"] = mid["metric"].str.replace(r"_mid_(changed|exact)$", "", regex=True)
+    mid["score"] = mid["metric"].str.extract(r"_mid_(changed|exact)$", expand=False)
+    wide = mid.pivot_table(index=["variant", "seed", "family", "kind"], columns="score", values="value", dropna=False)
+    meta = mid[mid["score"] == "changed"].set_index(["variant", "seed", "family", "kind"])[["layer", "n"]]
+    out = wide.join(meta).reset_index()
+    out["family"] = pd.Categorical(out["family"], FAMILIES, ordered=True)
+    return out[["variant", "seed", "family", "kind", "layer", "changed", "exact", "n"]].sort_values(
+        ["variant", "seed", "family", "kind"]).reset_index(drop=True)
 
 
 def _probe_per_seed(runs: pd.DataFrame) -> pd.DataFrame:
