@@ -86,7 +86,7 @@ class QuestionTest(RuleTest):
             "ci_low": m["ci_low"],
             "ci_high": m["ci_high"],
             "level": LEVEL,
-            "n": m["questions"],
+            "n": int(m["questions"]),
             "rule": self.rule,
         }
 
@@ -94,7 +94,7 @@ class QuestionTest(RuleTest):
         result, why = super().outcome()
         m = self.measured
         if result == "inconclusive" and self.tie:
-            why = f"{self.name}: a tie (every one of the {m['questions']} paired differences is 0)"
+            why = f"{self.name}: a tie (every one of the {int(m['questions'])} paired differences is 0)"
         elif result == "inconclusive" and self.has_data() and m["questions"] >= MIN_QUESTIONS:
             why = (
                 f"{self.name}: the {LEVEL:.0%} question-bootstrap interval [{m['ci_low']:.4g}, {m['ci_high']:.4g}] "
