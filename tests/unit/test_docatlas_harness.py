@@ -133,3 +133,23 @@ def test_pdf_text_layer_gives_the_blocks_back(corpus, generated):
     (source,), _ = world.load_generated(generated, "t-", from_pdf=False)  # the text the generator laid out
     assert [b.text for b in corpus[0].blocks] == [" ".join(b.text.split()) for b in source.blocks]
     assert [b.id for b in corpus[0].blocks] == [b.id for b in source.blocks]
+
+
+def test_without_review_the_agent_keeps_its_own_decomposition(corpus):
+    """The no-review ablation removes only the review tool: multi-slot questions (difference, total, highest, chain)
+    are still answered from every slot (with the old flat reading of the question they all scored 0)."""
+    doc, _, questions, index = corpus
+    multi = [q for q in questions if q.kind in ("difference", "total", "highest", "chain")]
+    runs = [agents.run_episode(harness.DocAtlasEnv(doc, index, 192, review=False, max_steps=24),
+                               agents.HarnessAgent(), q) for q in multi]
+    assert all(s["tool"] != "review" for r in runs for s in r["trajectory"])
+    assert np.mean([r["score"] for r in runs]) >= 0.5
+
+
+def test_direct_input_reads_the_whole_document_or_states_the_cut(corpus):
+    """The paper's direct input: the oracle reader over the whole document answers every question (an upper bound);
+    cut to a context of 200 tokens it misses the evidence that lies further in."""
+    doc, _, questions, _ = corpus
+    whole = [float(agents.direct_input(doc, q) == q.answer) for q in questions]
+    cut = [float(agents.direct_input(doc, q, 200) == q.answer) for q in questions]
+    assert np.mean(whole) == 1.0 and np.mean(cut) < np.mean(whole)

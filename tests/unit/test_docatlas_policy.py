@@ -84,7 +84,8 @@ def test_a_seed_gives_the_same_episodes_twice():
     first, curve1, _ = experiments.run(cfg, 5)
     second, curve2, _ = experiments.run(cfg, 5)
     assert first.equals(second) and curve1.equals(curve2)
-    assert set(first["agent"]) == {"direct", "static_rag", "harness", "no_notes", "no_review", "no_refine", "rl_policy"}
+    assert set(first["agent"]) == {"direct", "static_rag", "harness", "no_notes", "no_review", "no_refine", "rl_policy",
+                                 "rl_init"}
 
 
 def test_the_convergence_rule_compares_windows_of_passes():

@@ -5,7 +5,7 @@
 DOCATLAS_TABLES = {"mmlb_style": "episodes", "ablation": "episodes", "rl_curve": "rl_curve"}
 DOCATLAS_FIGURES = {"acc_vs_budget": "mmlb_style", "ablation": "ablation", "rl_curve": "rl_curve"}
 # modules that only present results: editing them re-runs tables/figures/claims, never the runs
-DOCATLAS_PRESENTATION = ["tables", "figures", "paper_claims", "stages"]
+DOCATLAS_PRESENTATION = ["tables", "figures", "paper_claims", "bootstrap", "stages"]
 
 EXTRA_OUTPUTS["docatlas"] = expand(
     "results/docatlas/runs/seed{seed}/{name}", seed=SEEDS, name=["episodes.csv", "rl_curve.csv", "trajectories.jsonl.gz"]

@@ -1,9 +1,11 @@
 """Agents: the one-shot baselines (direct input, static top-k RAG) and the harness agent, whose read -> note -> review
 cycle is fixed and whose decisions (read more / search again / answer) come from a rule or from a learned policy.
 
-An agent sees only observations. Its content memory is the harness's note store as shown in the observation; with
-notes switched off it can combine only what one observation shows. Without review it never learns the question's slots
-and reads the question flat (the asked relation of the first name in it).
+An agent sees only observations. It decomposes the question itself (`slots.parse`, as an LLM agent would plan from the
+question text), so every agent and every ablation has the same decomposition. Its content memory is the harness's note
+store as shown in the observation; with notes switched off it can combine only what one observation shows. Without the
+review tool it judges what is still missing from its own plan and the notes the observation shows (which drop the
+oldest notes when they would take more than half the budget); review reads the whole note store.
 """
 
 from __future__ import annotations
@@ -27,10 +29,17 @@ def _fit(texts: list[str], room: int) -> list[str]:
     return out
 
 
-def direct_input(doc, question, budget: int) -> str:
-    """The reader over the document's first B tokens (minus the question)."""
-    room = budget - ntokens(question.text)
-    return slots.read_context(slots.parse(question.text), _fit([b.text for b in doc.blocks], room))
+def document_tokens(doc) -> int:
+    return sum(ntokens(b.text) for b in doc.blocks)
+
+
+def direct_input(doc, question, context_tokens: int | None = None) -> str:
+    """The paper's direct-input baseline: the same reader given the whole document, or its first `context_tokens`
+    tokens (minus the question) when the reader's context holds less (the truncation is recorded by the caller)."""
+    texts = [b.text for b in doc.blocks]
+    if context_tokens is not None:
+        texts = _fit(texts, int(context_tokens) - ntokens(question.text))
+    return slots.read_context(slots.parse(question.text), texts)
 
 
 def static_rag(doc, index, question, budget: int) -> str:
@@ -57,18 +66,21 @@ class HarnessAgent:
 
     def reset(self) -> None:
         self.queue: list[dict] = []
-        self.specs: dict[int, tuple] | None = None  # slot -> (rel, subject, year) from the first review
-        self.combine = None
+        self.plan: slots.Plan | None = None  # the agent's own decomposition of the question
+        self.reviewed = False
         self.reads = self.fails = 0
         self.found = False
 
     # ---- what the agent knows ----
     def _plan(self, question: str) -> slots.Plan:
-        if self.specs is None:  # no review: the flat reading of the question
-            return slots.Plan((slots.flat_slot(question),), "one")
-        chain = self.combine == "chain"
-        return slots.Plan(tuple(slots.Slot(r, s, y, ref=(i - 1 if chain and s is None else None))
-                                for i, (r, s, y) in sorted(self.specs.items())), self.combine)
+        if self.plan is None:
+            self.plan = slots.parse(question)
+        return self.plan
+
+    def _unfilled(self, obs) -> list[int]:
+        """Without review: the slots of the agent's plan that no shown note fills."""
+        values = self._values(obs)
+        return [i for i in range(len(self._plan(obs["question"]).slots)) if i not in values]
 
     def _values(self, obs) -> dict[int, str]:
         return {n.slot: n.value for n in obs["notes"]}
@@ -121,9 +133,8 @@ class HarnessAgent:
         if tool == "reset":
             return {"tool": "review"} if "review" in tools else {"tool": "search", "query": obs["question"]}
         if tool == "review":
-            if self.specs is None:
-                self.specs = {u["slot"]: (u["rel"], u["subject"], u["year"]) for u in obs["review"]["unfilled"]}
-                self.combine = obs["review"]["combine"]
+            if not self.reviewed:  # the first review starts the search
+                self.reviewed = True
                 return {"tool": "search", "query": obs["question"]}
             return self._answer(obs) if not obs["review"]["unfilled"] else self._decide(obs)
         if tool == "search":
@@ -136,13 +147,16 @@ class HarnessAgent:
                 self.fails = 0
             if found and "note" in tools:
                 self.queue = [{"tool": "note", "slot": i, "value": v, "block": b} for i, v, b in found]
-                self.queue.append({"tool": "review"} if "review" in tools else {"tool": "answer", "text": found[-1][1]})
+                if "review" in tools:
+                    self.queue.append({"tool": "review"})
                 return self.queue.pop(0)
             if found:  # no note store: answer now if this observation alone fills every slot
                 plan = self._plan(obs["question"])
                 if len(found) == len(plan.slots):
                     return self._answer(obs, {i: v for i, v, _ in found})
             return self._decide(obs)
+        if tool == "note" and "review" not in tools:  # the last note is in: the agent's own check replaces review
+            return self._answer(obs) if not self._unfilled(obs) else self._decide(obs)
         return self._decide(obs)  # after a rejected tool call
 
 

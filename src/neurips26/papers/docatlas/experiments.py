@@ -52,15 +52,27 @@ def train_policy(cfg, seed: int, encoder):
     return policy.train(lambda key: _env(cfg, docs[key], cfg.rl.budget), passes, rng, cfg.rl)
 
 
-def _row(seed, corpus, agent, budget, q, prediction, steps=0, max_tokens=0):
+def _row(seed, corpus, agent, budget, q, prediction, steps=0, max_tokens=0, truncated=False):
     return {"seed": seed, "corpus": corpus, "agent": agent, "budget": budget, "qid": q.id, "qtype": q.qtype,
             "kind": q.kind, "answer_format": q.answer_format, "answer": q.answer, "prediction": prediction,
             "score": scorer.score(q.answer, prediction, q.answer_format), "steps": steps, "max_tokens": max_tokens,
-            "pages": len(q.evidence_pages)}
+            "pages": len(q.evidence_pages), "truncated": truncated}
 
 
-def evaluate(cfg, seed: int, corpus: str, docs: dict, questions: list, decide_rl) -> tuple[list, list]:
+def _direct(cfg, doc, q) -> tuple[str, int, bool]:
+    """The paper's direct input: (prediction, tokens shown, truncated?). `direct.context_tokens` null = the whole
+    document (the extractive reader has no context limit); a number = the reader's context, the document cut to it."""
+    limit = cfg.get("direct", {}).get("context_tokens")
+    size = agents.document_tokens(doc) + harness.ntokens(q.text)
+    shown = size if limit is None else min(size, int(limit))
+    return agents.direct_input(doc, q, limit), shown, shown < size
+
+
+def evaluate(cfg, seed: int, corpus: str, docs: dict, questions: list, decide_rl, decide_init) -> tuple[list, list]:
+    """Every agent on every question at every budget. Direct input does not depend on B: it is read once per question
+    and its row repeated per budget. The untrained policy (rl_init) runs at the main budget only."""
     rows, trajectories = [], []
+    direct = {q.id: _direct(cfg, docs[key][0], q) for key, q in questions}
     llm = None
     if cfg.get("llm_agent", {}).get("enabled", False):  # optional, off by default; never needed for the claims
         from neurips26.papers.docatlas.llm_agent import LLMAgent
@@ -70,9 +82,12 @@ def evaluate(cfg, seed: int, corpus: str, docs: dict, questions: list, decide_rl
     for budget in tqdm(list(cfg.budgets), desc=f"{corpus} seed {seed}"):
         for key, q in questions:
             doc, index = docs[key]
-            rows.append(_row(seed, corpus, "direct", budget, q, agents.direct_input(doc, q, budget)))
+            prediction, shown, truncated = direct[q.id]
+            rows.append(_row(seed, corpus, "direct", budget, q, prediction, 0, shown, truncated))
             rows.append(_row(seed, corpus, "static_rag", budget, q, agents.static_rag(doc, index, q, budget)))
             drivers = {name: (flags, agents.HarnessAgent(decide)) for name, (flags, decide) in harness_agents.items()}
+            if budget == cfg.main_budget:
+                drivers["rl_init"] = ({}, agents.HarnessAgent(decide_init))
             if llm is not None and budget == cfg.main_budget:
                 drivers["llm"] = ({}, llm)
             for name, (flags, agent) in drivers.items():
@@ -86,14 +101,14 @@ def evaluate(cfg, seed: int, corpus: str, docs: dict, questions: list, decide_rl
 
 def run(cfg, seed: int) -> tuple[pd.DataFrame, pd.DataFrame, list]:
     encoder = make_encoder(cfg)
-    rl, curve = train_policy(cfg, seed, encoder)
+    rl, curve, init = train_policy(cfg, seed, encoder)
     docs, questions = generated_corpus(cfg, seed, "eval", encoder)
-    rows, trajectories = evaluate(cfg, seed, "generated", docs, questions, rl)
+    rows, trajectories = evaluate(cfg, seed, "generated", docs, questions, rl, init)
     if cfg.manuals.enabled:
         from neurips26.papers.docatlas.manuals import manual_corpus
 
         mdocs, mquestions = manual_corpus(cfg, seed, encoder)
-        more, more_traj = evaluate(cfg, seed, "r_manuals", mdocs, mquestions, rl)
+        more, more_traj = evaluate(cfg, seed, "r_manuals", mdocs, mquestions, rl, init)
         rows, trajectories = rows + more, trajectories + more_traj
     curve = pd.DataFrame(curve).assign(seed=seed)
     return pd.DataFrame(rows), curve, trajectories

@@ -7,9 +7,9 @@ import pandas as pd
 
 from neurips26.common.pipeline.plotting import new_figure
 
-LABELS = {"direct": "direct input (first B tokens)", "static_rag": "static top-k RAG", "harness": "harness (rule)",
-          "rl_policy": "harness (RL policy)", "no_notes": "- notes", "no_review": "- review",
-          "no_refine": "- query refinement"}
+LABELS = {"direct": "direct input (whole document; oracle reader)", "static_rag": "static top-k RAG",
+          "harness": "harness (rule)", "rl_policy": "harness (RL policy)", "no_notes": "- notes", "no_review": "- review",
+          "no_refine": "- query refinement", "rl_init": "RL policy at its random init"}
 CORPORA = {"generated": "generated reports (PDF)", "r_manuals": "R manuals (r-doc-pdf)"}
 
 

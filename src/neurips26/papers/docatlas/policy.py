@@ -70,11 +70,21 @@ def plateaued(pass_rewards: list[float], window: int, min_delta: float) -> bool:
     return np.mean(pass_rewards[-window:]) - np.mean(pass_rewards[-2 * window:-window]) < min_delta
 
 
-def train(make_env, passes, rng: np.random.Generator, cfg) -> tuple[MLPPolicy, list[dict]]:
+def frozen_copy(policy: MLPPolicy) -> MLPPolicy:
+    """A greedy copy of `policy` with its parameters as they are now (the untrained policy for the positive control)."""
+    copy = MLPPolicy.__new__(MLPPolicy)
+    copy.params = {k: v.copy() for k, v in policy.params.items()}
+    copy.rng, copy.greedy, copy.record = None, True, None
+    return copy
+
+
+def train(make_env, passes, rng: np.random.Generator, cfg) -> tuple[MLPPolicy, list[dict], MLPPolicy]:
     """REINFORCE over `passes` (an iterable of episode lists [(doc_key, question), ...], one pass over the training
     questions each), `cfg.batch` episodes per update, until `plateaued` or the passes run out (the cap).
-    make_env(doc_key) -> a harness env. Returns the policy and the learning curve (one row per update)."""
+    make_env(doc_key) -> a harness env. Returns the trained policy, the learning curve (one row per update) and the
+    same policy at its random initialisation (greedy), the positive control's reference."""
     policy = MLPPolicy(rng, cfg.hidden)
+    initial = frozen_copy(policy)
     opt, baseline, curve, pass_rewards, seen = Adam(policy.params, cfg.lr), None, [], [], 0
     for n, episodes in enumerate(passes):
         pass_total = 0.0
@@ -103,4 +113,4 @@ def train(make_env, passes, rng: np.random.Generator, cfg) -> tuple[MLPPolicy, l
     for row in curve:
         row["converged"] = converged
     policy.record, policy.greedy = None, True
-    return policy, curve
+    return policy, curve, initial

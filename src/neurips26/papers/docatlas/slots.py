@@ -109,13 +109,6 @@ def parse(question: str) -> Plan:
     raise ValueError(f"question outside the templates: {question!r}")
 
 
-def flat_slot(question: str) -> Slot:
-    """Without the harness's review (no decomposition): the final relation asked of the first name in the question."""
-    plan = parse(question)
-    last = plan.slots[-1]
-    return Slot(last.rel, plan.slots[0].subject, last.year)
-
-
 def resolve(plan: Plan, values: dict[int, str]) -> list[str | None]:
     """Each slot's subject, chain subjects taken from the values found so far (None while unknown)."""
     return [s.subject if s.ref is None else values.get(s.ref) for s in plan.slots]

@@ -9,7 +9,7 @@ import pandas as pd
 
 from neurips26.papers.docatlas.scorer import NOT_ANSWERABLE, acc_and_f1
 
-ORDER = ["direct", "static_rag", "harness", "no_notes", "no_review", "no_refine", "rl_policy"]
+ORDER = ["direct", "static_rag", "harness", "no_notes", "no_review", "no_refine", "rl_policy", "rl_init"]
 
 
 def _groups(d: pd.DataFrame) -> dict:
