@@ -37,52 +37,24 @@ rule docatlas_run:
         " --input {input.reports} {input.manuals} --output {output} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule docatlas_summary:
-    group:
-        "docatlas_summary"
-    input:
-        registry="config/claims/docatlas.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/docatlas/config.yaml",
-        runs=expand("results/docatlas/runs/seed{seed}/{kind}.csv", kind=["episodes", "rl_curve"], seed=SEEDS),
-        code=code_files("docatlas", *DOCATLAS_PRESENTATION),
-    output:
-        tables=expand("results/docatlas/tables/{table}.csv", table=DOCATLAS_TABLES),
-        figures=report(
-            expand("results/docatlas/figures/{figure}.png", figure=DOCATLAS_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="docatlas",
-            subcategory="figures",
-        ),
-        claims="results/docatlas/claims.json",
-        metrics="results/docatlas/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "docatlas",
+    [
+        *table_steps(
             "docatlas",
-            [
-                *table_steps(
-                    "docatlas",
-                    {
-                        table: expand("results/docatlas/runs/seed{seed}/{kind}.csv", kind=kind, seed=SEEDS)
-                        for table, kind in DOCATLAS_TABLES.items()
-                    },
-                ),
-                *figure_steps("docatlas", DOCATLAS_FIGURES),
-                # the claims are tested per seed: they read each seed's episodes (claims v2) and the RL curve table
-                claims_step(
-                    "docatlas",
-                    expand("results/docatlas/runs/seed{seed}/episodes.csv", seed=SEEDS)
-                    + ["results/docatlas/tables/rl_curve.csv"],
-                ),
-            ],
+            {
+                table: expand("results/docatlas/runs/seed{seed}/{kind}.csv", kind=kind, seed=SEEDS)
+                for table, kind in DOCATLAS_TABLES.items()
+            },
         ),
-    log:
-        "logs/docatlas/summary.log",
-    benchmark:
-        "logs/docatlas/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 docatlas {params.steps} > {log} 2>&1"
+        *figure_steps("docatlas", DOCATLAS_FIGURES),
+        # the claims are tested per seed: they read each seed's episodes (claims v2) and the RL curve table
+        claims_step(
+            "docatlas",
+            expand("results/docatlas/runs/seed{seed}/episodes.csv", seed=SEEDS)
+            + ["results/docatlas/tables/rl_curve.csv"],
+        ),
+    ],
+    code=code_files("docatlas", *DOCATLAS_PRESENTATION),
+)
