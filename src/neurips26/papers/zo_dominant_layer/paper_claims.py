@@ -82,7 +82,7 @@ def per_seed_stats(sweep: pd.DataFrame, curves: pd.DataFrame) -> pd.DataFrame:
         if at is not None and "zo_full" in method.index:
             full = method.loc["zo_full"]
             run = curves[(curves.model == model) & (curves.task == task) & (curves.seed == seed)
-                         & (curves.method == "zo_layer") & (curves.layer == lstar) & (curves.lr == at.lr)]
+                         & (curves.method == "zo_layer") & (curves.layer == lstar) & np.isclose(curves.lr, at.lr)]
             t_l = time_to_target(run.sort_values("forward_passes"), float(full.best_dev_acc), float(at.s_per_step))
             # full MeZO's time to its own best dev accuracy; 0 when it never improved on the pretrained model
             reach = float(full.seconds_to_best) / t_l if full.seconds_to_best > 0 else nan
@@ -176,7 +176,8 @@ def build(layers: pd.DataFrame, sweep: pd.DataFrame, curves: pd.DataFrame, detec
     seeds = [int(s) for s in cfg.seeds]
     threshold = float(c.dominance_gap)
     # synthetic sweeps shaped like the measured one: its layer count, its median test accuracy, its dev / test sizes
-    shape = {"n_layers": int(stats.n_layers.max()), "base": float(sweep[sweep.method == "zo_layer"].test_acc.median()),
+    chosen_layers = sweep[(sweep.method == "zo_layer") & sweep.chosen.astype(bool)]
+    shape = {"n_layers": int(stats.n_layers.max()), "base": float(chosen_layers.test_acc.median()),
              "n_dev": int(cfg.tasks.n_dev), "n_test": int(cfg.tasks.n_test)}
     peaked = synthetic_gaps(**shape, peak=3 * threshold, seeds=seeds, purpose="control_peaked")
     flat = synthetic_gaps(**shape, peak=0.0, seeds=seeds, purpose="control_flat")
