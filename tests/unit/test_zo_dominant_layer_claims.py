@@ -143,12 +143,17 @@ def test_claims_are_inconclusive_at_default_and_decided_at_long():
     assert out["zo_snr_bound"]["verdict"] == "holds"
 
 
-def test_an_unconverged_full_model_run_makes_matching_inconclusive():
+def test_an_unconverged_run_makes_its_claims_inconclusive():
     runs, curves = sweep(2, 2)
     runs.loc[runs.method == "zo_full", "plateaued"] = False
     out = verdicts(probe(2), runs, curves, detector(2, 0))
     assert out["single_layer_matches_full"]["verdict"] == "inconclusive"
     assert "converged" in out["single_layer_matches_full"]["why_inconclusive"]
+    assert out["dominated_by_one_layer"]["verdict"] == "holds"  # the sweep itself converged
+    runs.loc[(runs.method == "zo_layer") & (runs.layer < 2), "plateaued"] = False  # 2 of 8 layers: 75% < 90%
+    out = verdicts(probe(2), runs, curves, detector(2, 0))
+    for claim_id in ("dominated_by_one_layer", "first_outlier_layer_is_dominant", "task_agnostic"):
+        assert out[claim_id]["verdict"] == "inconclusive" and "sweep_converged" in out[claim_id]["why_inconclusive"]
 
 
 @pytest.mark.parametrize("lstar_a,lstar_b,expected", [(3, 0, "holds"), (3, 3, "fails"), (3, -1, "inconclusive")])

@@ -190,6 +190,13 @@ def build(layers: pd.DataFrame, sweep: pd.DataFrame, curves: pd.DataFrame, detec
             for m in ("lstar", "full", "lora", "random", "fo_lstar", "pretrained")}
     converged = {"plateau_share": float(pd.concat([stats.plateau_full, stats.plateau_lstar]).mean())
                  if len(stats) else None}
+    swept = sweep[(sweep.method == "zo_layer") & sweep.chosen.astype(bool)]
+    share = float(swept.plateaued.astype(float).mean()) if len(swept) else None
+    min_share = float(c.sweep_plateau_share)
+    sweep_converged = Control(
+        "sweep_converged", "positive", f"at least {min_share:.0%} of the sweep's chosen runs plateaued on dev",
+        RuleTest("share of the sweep's chosen runs plateaued", {"plateau_share": share},
+                 f"plateau_share >= {min_share}", f"plateau_share < {min_share}"))
 
     claims = [
         Claim("dominated_by_one_layer",
@@ -205,7 +212,7 @@ def build(layers: pd.DataFrame, sweep: pd.DataFrame, curves: pd.DataFrame, detec
                                 "rest, binomial noise of the run's dev and test sizes",
                                 gap_test("peaked synthetic sweep", peaked, threshold)),
                         Control("flat_sweep", "negative", "synthetic sweep: every layer equal, the same noise",
-                                gap_test("flat synthetic sweep", flat, threshold))],
+                                gap_test("flat synthetic sweep", flat, threshold)), sweep_converged],
               decided_at="long", per_seed={**argmax_by_task, **accs}),
         Claim("first_outlier_layer_is_dominant",
               "the dominant layer (the sweep's argmax of test accuracy) is the first activation-outlier layer l*, "
@@ -221,7 +228,8 @@ def build(layers: pd.DataFrame, sweep: pd.DataFrame, curves: pd.DataFrame, detec
               SWEEP + ["figures/outlier_profile.png"],
               {"value": None, "where": "abstract: 'consistently aligns with the first activation-outlier layer'"},
               controls=[Control("planted_outlier", "positive", PLANTED,
-                                SeedTest("found - planted layer", planted_offset, "within", (-near, near)))],
+                                SeedTest("found - planted layer", planted_offset, "within", (-near, near))),
+                        sweep_converged],
               decided_at="long", measured={"chance_within_one": float(stats.chance.mean()) if len(stats) else None},
               per_seed={**lstar_by_task, **argmax_by_task}),
         Claim("task_agnostic", "the dominant layer is task-agnostic: the sweep's argmax layers of all tasks lie "
@@ -230,6 +238,7 @@ def build(layers: pd.DataFrame, sweep: pd.DataFrame, curves: pd.DataFrame, detec
               [SeedTest("argmax layer range over tasks",
                         _across_tasks(stats, "argmax_layer", lambda v: v.max() - v.min()), "within", (0, near))],
               SWEEP, {"value": None, "where": "abstract: 'the dominant layer is task-agnostic'"},
+              controls=[sweep_converged],
               decided_at="long", per_seed=argmax_by_task),
         Claim("single_layer_matches_full",
               "MeZO on l* alone matches or beats full-model MeZO in test accuracy (equal forward passes, each lr from "
