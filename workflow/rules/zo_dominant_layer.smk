@@ -1,26 +1,32 @@
 # zo_dominant_layer: zeroth-order fine-tuning is dominated by one layer (seed abstract 4).
-# One job per task x seed (SmolLM2 loads in seconds; every analysis of the task shares the cached residual stream),
-# tables aggregate over seeds, figures are drawn from tables, claims computed from tables.
+# Per task x seed: a probe job (detector, propagation, diagnostics on the probe model) and a training job (the layer
+# sweep and the baselines on train.model); tables aggregate over seeds, figures are drawn from tables, claims from tables.
 ZO_DOMINANT_LAYER = scale_settings("zo_dominant_layer")
 ZO_DOMINANT_LAYER_TASKS = list(ZO_DOMINANT_LAYER.tasks.names)
 ZO_DOMINANT_LAYER_DATA = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu"}
-ZO_DOMINANT_LAYER_FIGURES = {"outlier_profile": "detector", "zo_snr_per_layer": "layers", "propagation": "layers"}
+ZO_DOMINANT_LAYER_FIGURES = {"outlier_profile": "detector", "zo_snr_per_layer": "layers", "propagation": "layers",
+                             "layer_sweep_acc": "sweep", "dev_curves": "curves_seeds"}
 ZO_DOMINANT_LAYER_MINILM_PATTERN = "results/zo_dominant_layer/runs/seed{seed}_minilm_profile.csv"
 ZO_DOMINANT_LAYER_MINILM = expand(ZO_DOMINANT_LAYER_MINILM_PATTERN, seed=SEEDS)
+ZO_DOMINANT_LAYER_RUN = "results/zo_dominant_layer/runs/{task}/seed{seed}_"
 ZO_DOMINANT_LAYER_TABLES = {
-    "layers": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_layers.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
-    "main": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_methods.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
+    "layers": expand(ZO_DOMINANT_LAYER_RUN + "layers.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
+    "sweep": expand(ZO_DOMINANT_LAYER_RUN + "sweep.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
+    "curves_seeds": expand(ZO_DOMINANT_LAYER_RUN + "curves.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
 }
 ZO_DOMINANT_LAYER_TABLES["detector"] = ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_MINILM
 # the per-seed values the claims test (contract v2): the run CSVs as they are, and l* per model x task x seed
 ZO_DOMINANT_LAYER_TABLES["layers_seeds"] = ZO_DOMINANT_LAYER_TABLES["layers"]
-ZO_DOMINANT_LAYER_TABLES["main_seeds"] = ZO_DOMINANT_LAYER_TABLES["main"]
+ZO_DOMINANT_LAYER_TABLES["sweep_seeds"] = ZO_DOMINANT_LAYER_TABLES["sweep"]
 ZO_DOMINANT_LAYER_TABLES["detector_seeds"] = ZO_DOMINANT_LAYER_TABLES["detector"]
-# SmolLM2 is exported once as safetensors (temp: deleted after the last run job) so that each job loads it in ~2 s
-ZO_DOMINANT_LAYER_EXPORT = ZO_DOMINANT_LAYER.model == "smollm2"
+# SmolLM2 is exported once as safetensors (temp: deleted after the last job that reads it) so that each job loads it
+# in ~2 s; the probe and the training jobs read it when their model is smollm2
+ZO_DOMINANT_LAYER_PROBE_MODEL = ["results/zo_dominant_layer/model"] if ZO_DOMINANT_LAYER.model == "smollm2" else []
+ZO_DOMINANT_LAYER_TRAIN_MODEL = ["results/zo_dominant_layer/model"] if ZO_DOMINANT_LAYER.train.model == "smollm2" else []
 
 EXTRA_OUTPUTS["zo_dominant_layer"] = (
-    ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_TABLES["main"] + ZO_DOMINANT_LAYER_MINILM
+    ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_TABLES["sweep"] + ZO_DOMINANT_LAYER_TABLES["curves_seeds"]
+    + ZO_DOMINANT_LAYER_MINILM
 )
 
 
@@ -62,29 +68,53 @@ rule zo_dominant_layer_second_model:
         " --seed {wildcards.seed} --output {output} --threads {threads} > {log} 2>&1"
 
 
-rule zo_dominant_layer_run:
+rule zo_dominant_layer_probe:
     input:
         data=lambda w: f"data/raw/{ZO_DOMINANT_LAYER_DATA[w.task]}/provenance.json",
-        model=["results/zo_dominant_layer/model"] if ZO_DOMINANT_LAYER_EXPORT else [],
+        model=ZO_DOMINANT_LAYER_PROBE_MODEL,
         config="results/zo_dominant_layer/config.yaml",
-        code=code_files("zo_dominant_layer", "data", "models", "method", "lora", "experiments"),
+        code=code_files("zo_dominant_layer", "data", "models", "method", "experiments"),
     output:
-        layers="results/zo_dominant_layer/runs/{task}/seed{seed}_layers.csv",
-        methods="results/zo_dominant_layer/runs/{task}/seed{seed}_methods.csv",
+        ZO_DOMINANT_LAYER_RUN + "layers.csv",
     wildcard_constraints:
         task="|".join(ZO_DOMINANT_LAYER_TASKS),
         seed=r"\d+",
     log:
-        "logs/zo_dominant_layer/run_{task}_seed{seed}.log",
+        "logs/zo_dominant_layer/probe_{task}_seed{seed}.log",
     benchmark:
-        "logs/zo_dominant_layer/benchmarks/run_{task}_seed{seed}.tsv"
+        "logs/zo_dominant_layer/benchmarks/probe_{task}_seed{seed}.tsv"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=30,
     shell:
-        "python -m neurips26 zo_dominant_layer run --config {input.config} --input {input.data} {input.model}"
-        " --output {output.layers} {output.methods} --seed {wildcards.seed} --threads {threads}"
+        "python -m neurips26 zo_dominant_layer probe --config {input.config} --input {input.data} {input.model}"
+        " --output {output} --seed {wildcards.seed} --threads {threads} task={wildcards.task} > {log} 2>&1"
+
+
+rule zo_dominant_layer_train:
+    input:
+        data=lambda w: f"data/raw/{ZO_DOMINANT_LAYER_DATA[w.task]}/provenance.json",
+        model=ZO_DOMINANT_LAYER_TRAIN_MODEL,
+        config="results/zo_dominant_layer/config.yaml",
+        code=code_files("zo_dominant_layer", "data", "models", "method", "lora", "experiments", "training", "sweep"),
+    output:
+        sweep=ZO_DOMINANT_LAYER_RUN + "sweep.csv",
+        curves=ZO_DOMINANT_LAYER_RUN + "curves.csv",
+    wildcard_constraints:
+        task="|".join(ZO_DOMINANT_LAYER_TASKS),
+        seed=r"\d+",
+    log:
+        "logs/zo_dominant_layer/train_{task}_seed{seed}.log",
+    benchmark:
+        "logs/zo_dominant_layer/benchmarks/train_{task}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    shell:
+        "python -m neurips26 zo_dominant_layer train --config {input.config} --input {input.data} {input.model}"
+        " --output {output.sweep} {output.curves} --seed {wildcards.seed} --threads {threads}"
         " task={wildcards.task} > {log} 2>&1"
 
 
@@ -117,7 +147,7 @@ rule zo_dominant_layer_summary:
                 claims_step(
                     "zo_dominant_layer",
                     expand("results/zo_dominant_layer/tables/{table}.csv",
-                           table=["layers_seeds", "main_seeds", "detector_seeds"]),
+                           table=["layers_seeds", "sweep_seeds", "curves_seeds", "detector_seeds"]),
                 ),
             ],
         ),

@@ -1,9 +1,9 @@
 """The classification tasks, from the bundled corpora (IMDB sentiment, BBC News topics, MMLU subjects), as short
 prompts scored by label-word logits: "<Name>: <first words of the text>\n<Suffix>" -> " <label word>".
 
-Every run splits each task by its own seed (seed stream "split") into a training pool (minibatches) and a held-out
-set, so a different seed set re-draws the prompts (issue #51). Texts are cut to their first `max_words` words: the
-model's compute grows with the prompt.
+Every run splits each task by its own seed (seed stream "split") into a training pool (minibatches), a dev set (lr
+grid, best checkpoint, the probe) and a test set (accuracy), so a different seed set re-draws the prompts (issue #51).
+Texts are cut to their first `max_words` words: the model's compute grows with the prompt.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ FORMAT = {"imdb": ("Review", "Sentiment:"), "bbc": ("Article", "Topic:"), "mmlu_
 class Task:
     name: str
     words: list[str]          # label words, in label order
-    prompts: list[str]        # train then held-out
+    prompts: list[str]        # train, then dev, then test
     y: np.ndarray
     n_train: int
+    n_dev: int
 
     @property
     def n_classes(self) -> int:
@@ -59,22 +60,21 @@ def prompt(name: str, text: str, max_words: int) -> str:
 
 
 def load_task(name: str, folder: Path, cfg, seed: int) -> Task:
-    """Balanced train and held-out sets of cfg.tasks sizes, drawn from the run's seed (stream "split")."""
+    """Balanced, disjoint train, dev and test sets of cfg.tasks sizes, drawn from the run's seed (stream "split")."""
     spec = cfg.tasks.get(name, {})
     words, texts, y = _read(name, folder, spec)
     rng = seed_stream(seed, "split")
-    n_train, n_eval = int(cfg.tasks.n_train), int(cfg.tasks.n_eval)
     k = len(words)
-    picks = []
+    sizes = [int(cfg.tasks.n_train) // k, int(cfg.tasks.n_dev) // k, int(cfg.tasks.n_test) // k]
+    parts = [[], [], []]
     for label in range(k):  # balanced: the same number per class in each split
         pool = rng.permutation(np.flatnonzero(y == label))
-        need = n_train // k + n_eval // k
-        if len(pool) < need:
-            raise UserError(f"task {name}: class {words[label]!r} has {len(pool)} texts, needs {need}")
-        picks.append(pool[:need])
-    train = np.concatenate([p[: n_train // k] for p in picks])
-    held = np.concatenate([p[n_train // k:] for p in picks])
-    train, held = rng.permutation(train), rng.permutation(held)
-    index = np.concatenate([train, held])
+        if len(pool) < sum(sizes):
+            raise UserError(f"task {name}: class {words[label]!r} has {len(pool)} texts, needs {sum(sizes)}")
+        edges = np.cumsum([0, *sizes])
+        for i in range(3):
+            parts[i].append(pool[edges[i]:edges[i + 1]])
+    train, dev, test = (rng.permutation(np.concatenate(p)) for p in parts)
+    index = np.concatenate([train, dev, test])
     max_words = int(cfg.tasks.max_words)
-    return Task(name, words, [prompt(name, texts[i], max_words) for i in index], y[index], len(train))
+    return Task(name, words, [prompt(name, texts[i], max_words) for i in index], y[index], len(train), len(dev))

@@ -29,12 +29,41 @@ def outlier_profile(frame: pd.DataFrame):
 
 
 def zo_snr_per_layer(frame: pd.DataFrame):
-    return _per_task(frame, "snr", "SNR of a MeZO step on the layer (held-out descent)")
+    return _per_task(frame, "snr", "SNR of a MeZO step on the layer (a diagnostic)")
 
 
-def layer_sweep(frame: pd.DataFrame):
+def propagation(frame: pd.DataFrame):
     return _per_task(frame.dropna(subset=["propagation"]), "propagation", "|d logits| / eps under MeZO's z", log=True)
 
 
+def layer_sweep_acc(frame: pd.DataFrame):
+    """Test accuracy of MeZO on each layer alone (lr chosen on dev), with full-model and LoRA MeZO as dashed lines."""
+    fig = _per_task(frame[frame.method == "zo_layer"], "test_acc", "test accuracy, MeZO on the layer alone")
+    ax = fig.axes[0]
+    for row in frame[frame.method.isin(["zo_full", "zo_lora"])].itertuples():
+        ax.axhline(float(row.test_acc), ls="--" if row.method == "zo_full" else "-.", lw=0.8, color="grey")
+    ax.set_title("dashed: full-model MeZO; dash-dot: LoRA MeZO", fontsize=8)
+    return fig
+
+
+def dev_curves(frame: pd.DataFrame):
+    """Dev accuracy against forward passes (mean over seeds) for the chosen lr of full-model, LoRA and first-order
+    runs and of MeZO at l*: the plateau the budget is checked against."""
+    chosen = frame[frame.chosen.astype(bool)]
+    at_lstar = chosen[(chosen.method != "zo_layer") | (chosen.layer == chosen.l_star)]
+    at_lstar = at_lstar[at_lstar.method != "zo_lstar_cached"]
+    fig, ax = pyplot().subplots(figsize=(7, 4))
+    for (task, method), part in at_lstar.groupby(["task", "method"]):
+        mean = part.groupby("forward_passes").dev_acc.mean()
+        label = "zo_lstar" if method == "zo_layer" else method
+        ax.plot(mean.index, mean.values, marker=".", ms=3, label=f"{task} / {label}")
+    ax.set_xlabel("forward passes (a MeZO step is two)")
+    ax.set_ylabel("dev accuracy (mean over seeds)")
+    ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
 FIGURES = {"outlier_profile": ("detector", outlier_profile), "zo_snr_per_layer": ("layers", zo_snr_per_layer),
-           "propagation": ("layers", layer_sweep)}
+           "propagation": ("layers", propagation), "layer_sweep_acc": ("sweep", layer_sweep_acc),
+           "dev_curves": ("curves_seeds", dev_curves)}

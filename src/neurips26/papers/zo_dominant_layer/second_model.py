@@ -1,5 +1,5 @@
 """The second model family for "model-specific": the detector on the bundled all-MiniLM-L6-v2 encoder (common/models/minilm,
-6 post-LN BERT layers), on the same held-out prompts as SmolLM2 (one job per run seed: the seed draws the split).
+6 post-LN BERT layers), on the same dev prompts as SmolLM2 (one job per run seed: the seed draws the split).
 Inference only: the residual stream after each layer (transformers' hidden states; index 0 the embeddings),
 r_l = max|h_l| / median|h_l| over real tokens, and the first layer holding a massive activation by the same thresholds
 as for SmolLM2."""
@@ -20,7 +20,7 @@ def minilm_profile(cfg, tasks) -> pd.DataFrame:
     tokenizer, model = load_minilm()
     frames = []
     for task in tasks:
-        prompts = task.prompts[task.n_train:]  # the held-out prompts, as for SmolLM2's detector
+        prompts = task.prompts[task.n_train:task.n_train + task.n_dev]  # the dev prompts, as for SmolLM2's detector
         enc = tokenizer(prompts, padding=True, truncation=True, max_length=int(cfg.tasks.max_tokens) + 2,
                         return_tensors="pt")
         with torch.inference_mode():

@@ -35,7 +35,7 @@ def model(ctx: StageContext) -> None:
 
 
 def second_model(ctx: StageContext) -> None:
-    """The detector on the MiniLM encoder for one run seed (the held-out prompts of that seed's split): --input the
+    """The detector on the MiniLM encoder for one run seed (the dev prompts of that seed's split): --input the
     provenance.json of every task in tasks.names (that order), --output seed<s>_minilm_profile.csv, --seed."""
     require_embedded(ctx, REAL_SOURCES)
     names = list(ctx.cfg.tasks.names)
@@ -49,30 +49,45 @@ def second_model(ctx: StageContext) -> None:
     write_csv(ctx.output, second.minilm_profile(ctx.cfg, tasks).assign(seed=seed))
 
 
-def run(ctx: StageContext) -> None:
-    """One model x task x seed: --input the task's provenance.json [the exported SmolLM2 folder], --output
-    layers.csv methods.csv, task=<name>."""
+def _task(ctx: StageContext):
     require_embedded(ctx, REAL_SOURCES)
     name = ctx.cfg.get("task")
     if name not in data.DATASETS:
         raise UserError(f"unknown zo_dominant_layer task {name!r}; known: {', '.join(data.DATASETS)}")
-    if len(ctx.outputs) != 2:
-        raise UserError("run writes two files: --output layers.csv methods.csv")
     task = data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg, ctx.require_seed())
     seed_everything(ctx.require_seed())
+    return task, (ctx.inputs[1] if len(ctx.inputs) > 1 else None)
+
+
+def probe(ctx: StageContext) -> None:
+    """One model x task x seed, no training: detector, ZO-signal diagnostics, propagation. --input the task's
+    provenance.json [the exported SmolLM2 folder], --output layers.csv, task=<name>."""
+    task, model_dir = _task(ctx)
     from neurips26.papers.zo_dominant_layer import experiments
 
-    model_dir = ctx.inputs[1] if len(ctx.inputs) > 1 else None
-    layers, methods = experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed(), model_dir)
-    write_csv(ctx.outputs[0], layers)
-    write_csv(ctx.outputs[1], methods)
+    write_csv(ctx.output, experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed(), model_dir))
+
+
+def train(ctx: StageContext) -> None:
+    """One task x seed of fine-tuning: the layer sweep and the baselines (model train.model). --input the task's
+    provenance.json [the exported SmolLM2 folder], --output sweep.csv curves.csv, task=<name>."""
+    if len(ctx.outputs) != 2:
+        raise UserError("train writes two files: --output sweep.csv curves.csv")
+    task, model_dir = _task(ctx)
+    from neurips26.papers.zo_dominant_layer import sweep
+
+    runs, curves = sweep.run(ctx.cfg, task, ctx.require_seed(), model_dir)
+    write_csv(ctx.outputs[0], runs)
+    write_csv(ctx.outputs[1], curves)
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
     "model": model,
     "second_model": second_model,
-    "run": run,
+    "probe": probe,
+    "train": train,
     **{f"table_{name}": table_stage(build) for name, build in tables.TABLES.items()},
     **{f"figure_{name}": figure_stage(draw) for name, (_, draw) in figures.FIGURES.items()},
-    "claims": claims_stage(deferred(paper_claims, "build"), ("layers_seeds", "main_seeds", "detector_seeds")),
+    "claims": claims_stage(deferred(paper_claims, "build"),
+                           ("layers_seeds", "sweep_seeds", "curves_seeds", "detector_seeds")),
 }

@@ -1,4 +1,4 @@
-"""Tables aggregated over seeds from the per-run CSVs."""
+"""Tables from the per-run CSVs: the probe (layers, detector), the training runs (sweep, curves)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import pandas as pd
 
 
 def table_layers(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per model x task x layer (-1: full model): outlier ratio, ZO signal and propagation, mean and sd over seeds."""
+    """Per model x task x layer (-1: full model, -2: the parameters outside the layers): outlier ratio, ZO-signal
+    diagnostics and propagation, mean and sd over seeds (the probe)."""
     keys = ["model", "task", "layer"]
-    values = ["ratio", "max_abs", "descent", "snr", "grad_norm_eval", "propagation", "zo_proj_rms"]
+    values = ["ratio", "max_abs", "descent", "snr", "grad_norm_eval", "propagation", "propagation_sd", "zo_proj_rms"]
     out = frame.groupby(keys)[values].agg(["mean", "std"])
     out.columns = [f"{v}_{s}" if s == "std" else v for v, s in out.columns]
     out = out.reset_index()
@@ -16,14 +17,17 @@ def table_layers(frame: pd.DataFrame) -> pd.DataFrame:
     return out.merge(lstar.reset_index(), on=["model", "task"])
 
 
-def table_main(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per model x task x method: accuracy and loss before/after, seconds per step, perturbed parameters."""
-    keys = ["model", "task", "method"]
-    values = ["layer", "steps", "s_per_step", "loss_before", "loss_after", "acc_before", "acc_after", "params"]
-    out = frame.groupby(keys)[values].mean().reset_index()
-    out["acc_after_std"] = frame.groupby(keys).acc_after.std().to_numpy()
-    out["loss_drop"] = out.loss_before - out.loss_after
-    return out
+def table_sweep(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x method x layer, the runs with the lr chosen on dev: test accuracy (mean and sd over seeds),
+    best dev accuracy, lr, seconds per step, peak memory, share of plateaued curves (the sweep is method zo_layer)."""
+    chosen = frame[frame.chosen.astype(bool)]
+    keys = ["model", "task", "method", "layer"]
+    values = ["test_acc", "best_dev_acc", "lr", "s_per_step", "peak_mem_mb", "forward_passes", "plateaued",
+              "pretrained_test_acc", "params"]
+    out = chosen.groupby(keys)[values].mean().reset_index()
+    out["test_acc_std"] = chosen.groupby(keys).test_acc.std().to_numpy()
+    lstar = chosen.groupby(["model", "task"]).l_star.agg(lambda s: int(s.mode().iloc[0])).rename("l_star")
+    return out.merge(lstar.reset_index(), on=["model", "task"])
 
 
 def table_detector(frame: pd.DataFrame) -> pd.DataFrame:
@@ -42,9 +46,14 @@ def table_layers_seeds(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.sort_values(["model", "task", "seed", "layer"]).reset_index(drop=True)
 
 
-def table_main_seeds(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per model x task x seed x method: the short runs as they are (per-seed speed and accuracy for the claims)."""
-    return frame.sort_values(["model", "task", "seed", "method"]).reset_index(drop=True)
+def table_sweep_seeds(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per model x task x seed x method x layer x lr: the training runs as they are (the claims read them)."""
+    return frame.sort_values(["model", "task", "seed", "method", "layer", "lr"]).reset_index(drop=True)
+
+
+def table_curves_seeds(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every run's dev-accuracy curve (one row per evaluation; forward passes, training seconds so far)."""
+    return frame.sort_values(["model", "task", "seed", "method", "layer", "lr", "forward_passes"]).reset_index(drop=True)
 
 
 def table_detector_seeds(frame: pd.DataFrame) -> pd.DataFrame:
@@ -54,5 +63,5 @@ def table_detector_seeds(frame: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
-TABLES = {"layers": table_layers, "main": table_main, "detector": table_detector, "layers_seeds": table_layers_seeds,
-          "main_seeds": table_main_seeds, "detector_seeds": table_detector_seeds}
+TABLES = {"layers": table_layers, "sweep": table_sweep, "detector": table_detector, "layers_seeds": table_layers_seeds,
+          "sweep_seeds": table_sweep_seeds, "curves_seeds": table_curves_seeds, "detector_seeds": table_detector_seeds}
