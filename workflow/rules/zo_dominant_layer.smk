@@ -118,45 +118,18 @@ rule zo_dominant_layer_train:
         " task={wildcards.task} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule zo_dominant_layer_summary:
-    group:
-        "zo_dominant_layer_summary"
-    input:
-        config="results/zo_dominant_layer/config.yaml",
-        registered="config/claims/zo_dominant_layer.yaml",
-        runs=sorted({path for paths in ZO_DOMINANT_LAYER_TABLES.values() for path in paths}),
-        code=code_files("zo_dominant_layer", "tables", "figures", "paper_claims", "models", "method"),
-    output:
-        tables=expand("results/zo_dominant_layer/tables/{table}.csv", table=ZO_DOMINANT_LAYER_TABLES),
-        figures=report(
-            expand("results/zo_dominant_layer/figures/{figure}.png", figure=ZO_DOMINANT_LAYER_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="zo_dominant_layer",
-            subcategory="figures",
-        ),
-        claims="results/zo_dominant_layer/claims.json",
-        metrics="results/zo_dominant_layer/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "zo_dominant_layer",
+    [
+        *table_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_TABLES),
+        *figure_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_FIGURES),
+        claims_step(
             "zo_dominant_layer",
-            [
-                *table_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_TABLES),
-                *figure_steps("zo_dominant_layer", ZO_DOMINANT_LAYER_FIGURES),
-                claims_step(
-                    "zo_dominant_layer",
-                    expand("results/zo_dominant_layer/tables/{table}.csv",
-                           table=["layers_seeds", "sweep_seeds", "curves_seeds", "detector_seeds"]),
-                ),
-            ],
+            expand("results/zo_dominant_layer/tables/{table}.csv",
+                   table=["layers_seeds", "sweep_seeds", "curves_seeds", "detector_seeds"]),
         ),
-    log:
-        "logs/zo_dominant_layer/summary.log",
-    benchmark:
-        "logs/zo_dominant_layer/benchmarks/summary.tsv"
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    shell:
-        "python -m neurips26 zo_dominant_layer {params.steps} > {log} 2>&1"
+    ],
+    code=code_files("zo_dominant_layer", "tables", "figures", "paper_claims", "models", "method"),
+    mem_mb=2000,
+)
