@@ -223,3 +223,21 @@ def test_sharpening_control_can_fail():
     never = runs.assign(sharpening_rate=np.nan, rate_censored=True, sharpening_rate_bound=1.0)
     test = paper_claims.sharpening_test(never, "mlp")
     assert test.n == 3 and all(v == 0 for v in test.per_seed.values()) and test.outcome()[0] == "inconclusive"
+
+
+def test_onsets_in_the_same_checkpoint_interval_are_not_ordered():
+    """The mistake the pre-registered run showed (JOURNAL.md): S is seen only at checkpoints, so an onset at checkpoint
+    k means a crossing in (t_(k-1), t_k] and a rate in [rise / t_k, rise / t_(k-1)). Two lambdas whose onsets fall in
+    the same interval have no certain order, however the threshold 2/eta - lambda shifts the point rates; an onset one
+    checkpoint later is a certain decrease."""
+    steps = np.arange(0, 200, 30.0)
+    sharp = np.array([20, 30, 40, 50.5, 51, 50, 51])
+    lo0, hi0 = summary.sharpening_rate(steps, sharp, 50.0)[0], summary.sharpening_rate_upper(steps, sharp, 50.0)
+    lo1, hi1 = summary.sharpening_rate(steps, sharp, 49.99)[0], summary.sharpening_rate_upper(steps, sharp, 49.99)
+    assert (lo0, hi0) == (pytest.approx(30 / 90), pytest.approx(30 / 60)) and lo1 < lo0
+    assert paper_claims.censored_kendall([0, 0.01], [lo0, lo1], [np.nan] * 2, [False] * 2, "upper") == -1.0  # point
+    assert paper_claims.censored_kendall([0, 0.01], [lo0, lo1], [np.nan] * 2, [False] * 2, "upper", [hi0, hi1]) == 0
+    late = np.array([20, 30, 40, 45, 50.5, 51, 50])
+    lo2, hi2 = summary.sharpening_rate(steps, late, 49.99)[0], summary.sharpening_rate_upper(steps, late, 49.99)
+    assert paper_claims.censored_kendall([0, 0.01], [lo0, lo2], [np.nan] * 2, [False] * 2, "upper", [hi0, hi2]) == -1
+    assert summary.sharpening_rate_upper(steps, np.r_[49.0, np.full(6, 51.0)], 50.0) == np.inf

@@ -84,34 +84,41 @@ def log_change_by_seed(runs: pd.DataFrame, value: str) -> dict[int, float]:
     return per_seed(runs, lambda g: log_change(g, value))
 
 
-def censored_kendall(x, value, bound, censored, side: str) -> float:
+def censored_kendall(x, value, bound, censored, side: str, upper=None) -> float:
     """Kendall's tau between x and a value some of whose entries are censored (issue #71 item 2), over all pairs with
     both entries defined: a pair counts +1 (or -1) when its order is certain, 0 when censoring leaves it open or the
     values tie. side 'upper': a censored entry is only known to lie below its bound (a rate); 'lower': above it (a
-    time). No censored entry is ever replaced by its bound. NaN with no pair of defined entries at different x."""
-    entries = []  # (x, low, high, censored): a censored entry is the open interval on its side of the bound
-    for xi, v, b, c in zip(x, value, bound, censored):
+    time). upper: for observed entries, the upper end of the half-open interval [value, upper) the checkpoint grid
+    allows (a rate; summary.sharpening_rate_upper); None or NaN: the value is exact. No censored entry is ever
+    replaced by its bound. NaN with no pair of defined entries at different x."""
+    upper = [float("nan")] * len(x) if upper is None else upper
+    entries = []  # (x, low, high, low open, high open)
+    for xi, v, b, c, u in zip(x, value, bound, censored, upper):
         if bool(c) and np.isfinite(b):
-            entries.append((float(xi), -np.inf, b, True) if side == "upper" else (float(xi), b, np.inf, True))
+            entries.append((float(xi), -np.inf, b, True, True) if side == "upper" else (float(xi), b, np.inf, True, True))
         elif np.isfinite(v):
-            entries.append((float(xi), v, v, False))
+            entries.append((float(xi), v, u, False, True) if not np.isnan(u) else (float(xi), v, v, False, False))
     score, pairs = 0, 0
-    for xa, lo_a, hi_a, c_a in entries:
-        for xb, lo_b, hi_b, c_b in entries:
+    for xa, lo_a, hi_a, lo_open_a, hi_open_a in entries:
+        for xb, lo_b, hi_b, lo_open_b, hi_open_b in entries:
             if xa >= xb:
                 continue
             pairs += 1
-            open_end = c_a or c_b  # an open bound orders the pair already at equality
-            if lo_b > hi_a or (open_end and lo_b == hi_a):
+            if lo_b > hi_a or (lo_b == hi_a and (hi_open_a or lo_open_b)):
                 score += 1
-            elif hi_b < lo_a or (open_end and hi_b == lo_a):
+            elif hi_b < lo_a or (hi_b == lo_a and (hi_open_b or lo_open_a)):
                 score -= 1
     return score / pairs if pairs else float("nan")
 
 
-def kendall_by_seed(runs: pd.DataFrame, value: str, bound: str, censored: str, side: str) -> dict[int, float]:
-    return per_seed(runs, lambda g: censored_kendall(g.wd.to_numpy(), g[value].to_numpy(dtype=float),
-                                                     g[bound].to_numpy(dtype=float), g[censored].to_numpy(), side))
+def kendall_by_seed(runs: pd.DataFrame, value: str, bound: str, censored: str, side: str,
+                    upper: str | None = None) -> dict[int, float]:
+    def tau(g):
+        hi = g[upper].to_numpy(dtype=float) if upper and upper in g else None
+        return censored_kendall(g.wd.to_numpy(), g[value].to_numpy(dtype=float), g[bound].to_numpy(dtype=float),
+                                g[censored].to_numpy(), side, hi)
+
+    return per_seed(runs, tau)
 
 
 def within_seed_trend(runs: pd.DataFrame, value: str) -> dict:
@@ -183,7 +190,7 @@ def sharpening_test(runs: pd.DataFrame, arch: str) -> SeedTest:
     gives tau < 0. Censored rates (no onset within the run) enter only through the pairs their bound orders."""
     return SeedTest(f"{arch} censored Kendall tau(lambda, rate of progressive sharpening) per seed",
                     kendall_by_seed(_coupled(runs, arch), "sharpening_rate", "sharpening_rate_bound", "rate_censored",
-                                    "upper"), "<", 0.0)
+                                    "upper", "sharpening_rate_upper"), "<", 0.0)
 
 
 def sharpening_time_ablation(runs: pd.DataFrame, arch: str) -> SeedTest:
@@ -262,7 +269,7 @@ def architecture_tests(runs: pd.DataFrame, mlp_wd: float, ratio_max: float, band
     cnn = {} if cnn_wd is None else _plateau_values(_coupled(runs, "cnn"), "cnn", cnn_wd, True)
     where = (f"lambda {cnn_wd:g}" if cnn_wd is not None else
              f"none: the CNN's largest eta x lambda {cnn_max:.2g} is below the MLP's {target:.2g}")
-    return [SeedTest(f"mlp plateau / (2/eta - lambda) at its transition lambda {mlp_wd:g}, flat runs, per seed", mlp,
+    return [SeedTest(f"mlp plateau / (2/eta - lambda) at its largest lambda {mlp_wd:g}, flat runs, per seed", mlp,
                      "<", ratio_max),
             SeedTest(f"cnn |plateau / (2/eta) - 1| at matched eta x lambda ({where}), flat runs, per seed", cnn,
                      "<", band)]

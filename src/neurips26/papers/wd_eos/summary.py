@@ -51,6 +51,21 @@ def sharpening_rate(steps: np.ndarray, sharpness: np.ndarray, threshold: float) 
     return float("nan"), float(rise / steps[-1]) if steps[-1] > 0 else float("nan"), True
 
 
+def sharpening_rate_upper(steps: np.ndarray, sharpness: np.ndarray, threshold: float) -> float:
+    """The upper end of an observed rate (issue #71, fixed after the pre-registered run; JOURNAL.md): S is measured
+    only at checkpoints, so the crossing lies in (t_(k-1), t_k] for the onset checkpoint k, and the rate in
+    [(threshold - S_0) / t_k, (threshold - S_0) / t_(k-1)). Two runs whose onsets fall in the same checkpoint
+    interval therefore have no certain order; before this fix the lambda shift of the threshold (2/eta - lambda)
+    ordered them. inf when the onset is the first checkpoint after the start; NaN without an observed onset."""
+    steps, sharpness = np.asarray(steps, dtype=float), np.asarray(sharpness, dtype=float)
+    rise = threshold - sharpness[0]
+    hit = np.flatnonzero(sharpness >= threshold)
+    if rise <= 0 or not len(hit):
+        return float("nan")
+    before = steps[hit[0] - 1]
+    return float(rise / before) if before > 0 else float("inf")
+
+
 def eos_oscillation(steps: np.ndarray, sharpness: np.ndarray, threshold: float, two_over_eta: float) -> tuple[float, float]:
     """(onset step, amplitude): onset = first checkpoint with S >= threshold; amplitude = mean |S_k - S_(k-1)| / (2/eta)
     over the checkpoints from the onset on. NaN for both when the run never reaches the threshold, NaN amplitude when
@@ -93,6 +108,7 @@ def summarise_run(trace: pd.DataFrame, sharpening_fraction: float, late_fraction
             "sharpening_time": time, "reached": reached,
             "sharpening_time_bound": float("nan") if reached else float(steps[-1]),  # censored: time > this
             "sharpening_rate": rate, "sharpening_rate_bound": rate_bound, "rate_censored": rate_censored,
+            "sharpening_rate_upper": sharpening_rate_upper(steps, sharp, threshold),
             "plateau": float(late.sharpness.mean()),
             # S per 100 steps over the late window, relative to 2/eta, with its interval: flat iff it contains 0
             "late_slope": slope * 100 * eta / 2, "late_slope_lo": slope_lo * 100 * eta / 2,
