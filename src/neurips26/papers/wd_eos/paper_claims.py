@@ -412,9 +412,11 @@ def claims_from(main: pd.DataFrame, runs: pd.DataFrame, cfg) -> list[Claim]:
     claims = [
         Claim("sharpening_slows", "Weight decay robustly slows progressive sharpening (MLP and CNN).",
               "per run seed (coupled, largest eta, per arch): the rate of progressive sharpening of each run, (2/eta - "
-              "lambda - S_0) / (step of the EoS onset), and its censored Kendall tau with lambda (a run that never "
-              "reaches the onset is censored: its rate is only known to lie below (2/eta - lambda - S_0) / its last "
-              "step, and enters only the pairs that bound orders; never imputed): 95% t interval below 0 for the MLP "
+              "lambda - S_0) / (step of the EoS onset), and its censored Kendall tau with lambda (an onset seen at "
+              "checkpoint k is a crossing in (t_(k-1), t_k], so the rate lies in an interval and onsets in the same "
+              "interval are not ordered; a run that never reaches the onset is censored: its rate is only known to lie "
+              "below (2/eta - lambda - S_0) / its last step; a pair counts only when its order is certain; never "
+              "imputed): 95% t interval below 0 for the MLP "
               "and for the CNN. Ablation (decides nothing): the same tau of the time to 0.9 x 2/eta, censored",
               [sharpening_test(runs, "mlp"), sharpening_test(runs, "cnn")],
               MAIN + ["figures/sharpness_traces_mlp.png", "figures/sharpness_traces_cnn.png"], paper_value(),
