@@ -25,10 +25,33 @@ def test_eos_oscillation_closed_form():
     assert np.isnan(summary.eos_oscillation(steps, np.r_[np.full(7, 9.0), 11.0], 10.0, 10.0)[1])  # one point only
 
 
-def test_sharpening_time_is_censored_at_the_budget():
+def test_a_censored_run_is_never_imputed():
+    """Issue #71 items 2 and 7: a run that never reaches the level has no sharpening time and no rate (NaN), only a
+    bound (time > last step; rate < (threshold - S_0) / last step), and the censored Kendall tau counts it only in
+    the pairs its bound orders; imputing the bound as a value would order every pair."""
     steps = np.array([0, 20, 40])
     assert summary.sharpening_time(steps, np.array([1, 9.5, 11]), 9.0) == (20.0, True)
-    assert summary.sharpening_time(steps, np.array([1, 2, 3]), 9.0) == (40.0, False)
+    time, reached = summary.sharpening_time(steps, np.array([1, 2, 3]), 9.0)
+    assert np.isnan(time) and not reached
+    assert summary.sharpening_rate(steps, np.array([1, 9.5, 11]), 10.0) == (9 / 40, pytest.approx(np.nan, nan_ok=True),
+                                                                           False)
+    rate, bound, censored = summary.sharpening_rate(steps, np.array([1, 2, 3]), 10.0)
+    assert np.isnan(rate) and bound == pytest.approx(9 / 40) and censored
+    assert np.isnan(summary.sharpening_rate(steps, np.array([11, 12, 13]), 10.0)[0])  # above from the start: missing
+    trace = pd.DataFrame({"arch": "mlp", "decay": "coupled", "eta": 0.2, "wd": 0.01, "seed": 300, "step": steps,
+                          "sharpness": [1.0, 2.0, 3.0], "threshold": 9.99, "alignment": 0.1, "kernel_velocity": 1e-6,
+                          "loss": 0.1, "loss_rise": 0.0, "accuracy": 0.9})
+    row = summary.summarise_run(trace, 0.9, 0.33)
+    assert np.isnan(row["sharpening_time"]) and row["sharpening_time_bound"] == 40
+    assert np.isnan(row["sharpening_rate"]) and row["rate_censored"]
+    # lambdas 0, 1, 2: observed rates 0.3 and 0.2, then a run censored below 0.25: the pair (0.3, <0.25) is a sure
+    # decrease, (0.2, <0.25) is open; imputing 0.25 would make it an increase
+    x, value, bnd, cens = [0, 1, 2], [0.3, 0.2, np.nan], [np.nan, np.nan, 0.25], [False, False, True]
+    assert paper_claims.censored_kendall(x, value, bnd, cens, "upper") == pytest.approx((-1 - 1 + 0) / 3)
+    imputed = paper_claims.censored_kendall(x, [0.3, 0.2, 0.25], bnd, [False] * 3, "upper")
+    assert imputed == pytest.approx((-1 - 1 + 1) / 3)
+    # a time censored above its bound: the lower side
+    assert paper_claims.censored_kendall(x, [100, 200, np.nan], [np.nan, np.nan, 400], cens, "lower") == 1.0
 
 
 def test_loss_oscillation_counts_relative_increases_after_the_onset():
@@ -111,7 +134,7 @@ def test_runs_without_an_eos_window_are_excluded_and_counted():
     assert test.outcome()[0] == "inconclusive" and "2 seed value(s)" in test.outcome()[1]
     # seeds 0 and 1 never get there at lambda = 0.01 (the flip of the 1500-step runs): one seed left
     two_late = _capped(wds, {0, 1}, 10_000)
-    runs = _runs(two_late, cfg, {"cnn": 8})
+    runs = _runs(two_late.assign(seed=two_late.seed + 300), cfg, {"cnn": 8})  # fresh seeds (the claims refuse 0-99)
     main = summary.aggregate(runs, {"cnn": 8})
     claims, m = paper_claims.build(main, runs, cfg), paper_claims.measure(main, runs, cfg)
     entry = next(c for c in claims if c.id == "cnn_damped_oscillations").to_json("default", "embedded")
@@ -165,3 +188,56 @@ def test_positive_control_is_cut_by_the_configured_rule():
     assert (cfg.grid.cnn.max_steps, cfg.grid.cnn.eig_freq, cfg.grid.cnn.eos_checkpoints) == (steps, freq, 8)
     traces = controls.oscillation_traces(float(max(cfg.grid.cnn.etas)), list(cfg.grid.cnn.wds), steps, freq, 8)
     assert set(traces.groupby(["wd", "seed"]).step.max()) == {600 + 8 * freq}  # onset at steps // 3, every seed
+
+
+def _mlp_trace(sharpness, steps, wd=0.01):
+    return pd.DataFrame({"arch": "mlp", "decay": "coupled", "eta": 0.2, "wd": wd, "seed": 300, "step": steps,
+                         "sharpness": sharpness, "threshold": 10.0 - wd, "alignment": 0.1, "kernel_velocity": 1e-6,
+                         "loss": 0.1, "loss_rise": 0.0, "accuracy": 0.9})
+
+
+def test_a_slowly_sharpening_series_is_not_a_plateau():
+    """Issue #71 items 3 and 7: S that still creeps up (0.2 per 100 steps, swings of 0.02) over the late window is not
+    flat, so it has no plateau; the same swings around a constant are flat. The slope's interval is the t interval of
+    least squares (closed form checked on exact data)."""
+    steps = np.arange(0, 420, 20)
+    noise = 0.02 * np.where(np.arange(len(steps)) % 2, 1.0, -1.0)  # a swing with no trend
+    creeping = summary.summarise_run(_mlp_trace(4.0 + 0.002 * steps + noise, steps), 0.9, 0.33)
+    assert not creeping["flat"] and creeping["late_slope_lo"] > 0
+    level = summary.summarise_run(_mlp_trace(4.0 + noise, steps), 0.9, 0.33)
+    assert level["flat"] and level["late_slope_lo"] <= 0 <= level["late_slope_hi"]
+    slope, lo, hi = summary.final_slope(np.arange(5.0), 2.0 + 0.5 * np.arange(5.0))
+    assert (slope, lo, hi) == (pytest.approx(0.5), pytest.approx(0.5), pytest.approx(0.5))
+    assert np.isnan(summary.final_slope(np.arange(2.0), np.arange(2.0))[0])
+
+
+def test_sharpening_control_can_fail():
+    """The positive control's test (per-seed censored Kendall tau of the rate, interval below 0) fails when the rate
+    rises with lambda (the control's lambdas reversed) and is missing when no run reaches the onset."""
+    cfg = compose("wd_eos", [])
+    wds = list(cfg.grid.mlp.wds)
+    runs = paper_claims.control_runs(controls.sharpening_traces(wds), cfg)
+    assert paper_claims.sharpening_test(runs, "mlp").outcome()[0] == "holds"
+    flipped = runs.assign(wd=runs.wd.map(dict(zip(wds, wds[::-1]))))
+    assert paper_claims.sharpening_test(flipped, "mlp").outcome()[0] == "fails"
+    never = runs.assign(sharpening_rate=np.nan, rate_censored=True, sharpening_rate_bound=1.0)
+    test = paper_claims.sharpening_test(never, "mlp")
+    assert test.n == 3 and all(v == 0 for v in test.per_seed.values()) and test.outcome()[0] == "inconclusive"
+
+
+def test_onsets_in_the_same_checkpoint_interval_are_not_ordered():
+    """The mistake the pre-registered run showed (JOURNAL.md): S is seen only at checkpoints, so an onset at checkpoint
+    k means a crossing in (t_(k-1), t_k] and a rate in [rise / t_k, rise / t_(k-1)). Two lambdas whose onsets fall in
+    the same interval have no certain order, however the threshold 2/eta - lambda shifts the point rates; an onset one
+    checkpoint later is a certain decrease."""
+    steps = np.arange(0, 200, 30.0)
+    sharp = np.array([20, 30, 40, 50.5, 51, 50, 51])
+    lo0, hi0 = summary.sharpening_rate(steps, sharp, 50.0)[0], summary.sharpening_rate_upper(steps, sharp, 50.0)
+    lo1, hi1 = summary.sharpening_rate(steps, sharp, 49.99)[0], summary.sharpening_rate_upper(steps, sharp, 49.99)
+    assert (lo0, hi0) == (pytest.approx(30 / 90), pytest.approx(30 / 60)) and lo1 < lo0
+    assert paper_claims.censored_kendall([0, 0.01], [lo0, lo1], [np.nan] * 2, [False] * 2, "upper") == -1.0  # point
+    assert paper_claims.censored_kendall([0, 0.01], [lo0, lo1], [np.nan] * 2, [False] * 2, "upper", [hi0, hi1]) == 0
+    late = np.array([20, 30, 40, 45, 50.5, 51, 50])
+    lo2, hi2 = summary.sharpening_rate(steps, late, 49.99)[0], summary.sharpening_rate_upper(steps, late, 49.99)
+    assert paper_claims.censored_kendall([0, 0.01], [lo0, lo2], [np.nan] * 2, [False] * 2, "upper", [hi0, hi2]) == -1
+    assert summary.sharpening_rate_upper(steps, np.r_[49.0, np.full(6, 51.0)], 50.0) == np.inf

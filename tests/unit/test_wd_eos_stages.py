@@ -35,20 +35,25 @@ def test_bad_grid_point_is_a_user_error(point):
 
 
 WDS = [0.0, 0.002, 0.005, 0.01]
+FRESH = 300  # the synthetic runs carry fresh seeds (the claims stage refuses development seeds, below 100)
 
 
-def _runs(mlp_plateau, cnn_plateau, cnn_osc, velocity, align, sharpening=(100, 150, 200, 250), seeds=3, cnn_align=None):
+def _runs(mlp_plateau, cnn_plateau, cnn_osc, velocity, align, sharpening=(100, 150, 200, 250), seeds=3, cnn_align=None,
+          cnn_wds=WDS):
     """A run table (tables/runs.csv) whose per-lambda values are the given ones for every seed: seed levels differ by
     factors (as the CNN seeds do), with a small deterministic jitter so that every per-seed statistic has a spread.
     MLP at 2/eta = 10 (eta 0.2), CNN at 2/eta = 50 (eta 0.04); plateaus are given as a fraction of 2/eta."""
     rows = []
-    for arch, eta, plateau in (("mlp", 0.2, mlp_plateau), ("cnn", 0.04, cnn_plateau)):
+    for arch, eta, plateau, wds in (("mlp", 0.2, mlp_plateau, WDS), ("cnn", 0.04, cnn_plateau, cnn_wds)):
         for seed in range(seeds):
-            for i, wd in enumerate(WDS):
+            for i, wd in enumerate(wds):
                 jitter = 1 + 0.02 * ((7 * seed + 3 * i) % 5 - 2)
                 alignment = (cnn_align if arch == "cnn" and cnn_align is not None else align)[i]
-                rows.append({"arch": arch, "decay": "coupled", "eta": eta, "wd": wd, "seed": seed,
+                rows.append({"arch": arch, "decay": "coupled", "eta": eta, "wd": wd, "seed": FRESH + seed,
                              "sharpening_time": sharpening[i] + 10 * seed, "reached": True,
+                             "sharpening_time_bound": np.nan, "rate_censored": False, "sharpening_rate_bound": np.nan,
+                             "sharpening_rate": 2 / eta / (sharpening[i] + 10 * seed) if sharpening[i] else np.nan,
+                             "flat": True,
                              "plateau": plateau[i] * 2 / eta * jitter, "threshold": 2 / eta - wd,
                              "eos_onset": 100.0, "osc_amplitude": cnn_osc[i] * (1 + seed) * jitter,
                              "osc_std_late": 0.1, "loss_osc": 0.01, "alignment": alignment * jitter,
@@ -82,11 +87,14 @@ def test_claims_hold_on_a_clear_win_and_fail_on_a_clear_loss():
     assert verdicts["sharpening_slows"] == "holds" and verdicts["cnn_damped_oscillations"] == "holds"
     assert verdicts["ntk_stability"] == "holds" and verdicts["alignment_drives_transition"] == "holds"
     # decided at scale=long: the tests hold, the verdict names the deciding scale
-    for key in ("mlp_below_threshold", "architecture_dependent_transition"):
-        entry = claims[key].to_json("default", "embedded")
-        assert entry["outcome"] == "holds" and entry["verdict"] == "inconclusive"
-        assert "scale=long" in entry["why_inconclusive"]
-        assert claims[key].to_json("long", "embedded")["verdict"] == "holds"
+    entry = claims["mlp_below_threshold"].to_json("default", "embedded")
+    assert entry["outcome"] == "holds" and entry["verdict"] == "inconclusive"
+    assert "scale=long" in entry["why_inconclusive"]
+    assert claims["mlp_below_threshold"].to_json("long", "embedded")["verdict"] == "holds"
+    # the CNN grid stops at eta x lambda 4e-4, short of the MLP's 2e-3: its side of the contrast is missing, never read
+    # as "no transition in the CNN" (issue #71)
+    entry = claims["architecture_dependent_transition"].to_json("long", "embedded")
+    assert entry["verdict"] == "inconclusive" and entry["tests"][1]["n"] == 0 and "none" in entry["tests"][1]["name"]
     framework = claims["framework_models_phenomena"].to_json("default", "embedded")
     assert framework["verdict"] == "inconclusive" and "could not be read" in framework["why_inconclusive"]
     # a clear loss
@@ -215,8 +223,11 @@ def test_replicate_seeds_extend_only_the_arch_that_asks_for_them():
     grid = {"mlp": {"etas": [0.2]}, "cnn": {"etas": [0.04], "replicates": 2}}
     assert run_seeds(grid, "mlp", [3, 4, 5]) == [3, 4, 5]
     assert run_seeds(grid, "cnn", [3, 4, 5]) == [3, 4, 5, 1003, 1004, 1005]
-    with pytest.raises(ValueError, match="seeds must lie"):
+    with pytest.raises(ValueError, match="must lie in"):
         run_seeds(grid, "cnn", [1003])
+    with pytest.raises(ValueError, match="must lie in"):
+        run_seeds(grid, "cnn", [700], offset=300)
+    assert run_seeds(grid, "cnn", [0, 1], offset=300) == [300, 301, 1300, 1301]
 
 
 def test_within_seed_trend_closed_form_and_able_to_fail():
@@ -246,3 +257,82 @@ def test_within_seed_trend_closed_form_and_able_to_fail():
     holes.loc[[0, 1, 2], "v"] = [np.nan, 0.0, -1.0]
     assert paper_claims.within_seed_trend(holes, "v")["runs"] == 8
     assert np.isnan(paper_claims.within_seed_trend(exact.iloc[:2], "v")["t"])
+
+
+MATCHED_WDS = [0.0, 0.01, 0.025, 0.05]  # CNN eta 0.04: eta x lambda up to 2e-3, the MLP's (0.2 x 0.01)
+
+
+def test_architecture_contrast_at_matched_strength_and_its_sub_threshold_failure():
+    """Issue #71 items 3 and 7: with a CNN grid that reaches the MLP's eta x lambda, a CNN at 2/eta holds the contrast;
+    a CNN that plateaus below 2/eta at large lambda (the MLP's signature) fails it."""
+    cfg = compose("wd_eos", [])
+    matched = _runs(**{**WIN, "cnn_wds": MATCHED_WDS})
+    entry = _build(matched, cfg)[0]["architecture_dependent_transition"].to_json("long", "embedded")
+    assert entry["verdict"] == "holds" and "lambda 0.05" in entry["tests"][1]["name"]
+    sub = _runs(**{**WIN, "cnn_wds": MATCHED_WDS, "cnn_plateau": [1.0, 0.95, 0.75, 0.55]})
+    entry = _build(sub, cfg)[0]["architecture_dependent_transition"].to_json("long", "embedded")
+    assert entry["tests"][1]["outcome"] == "fails" and entry["verdict"] == "fails"
+
+
+def test_claims_refuse_development_seeds():
+    """Issue #71 items 1 and 7: runs on development seeds (configured sets 0-5, 10-12, pilots, anything below 100 and
+    its CNN replicates s + 1000) are never counted as fresh: alone they give no verdict; mixed with fresh runs they
+    are excluded and counted, and the verdicts equal those of the fresh runs alone."""
+    from neurips26.papers.wd_eos import preregistration
+
+    cfg = compose("wd_eos", [])
+    assert preregistration.fresh_offset(cfg) == 300
+    for seed in (0, 5, 10, 12, 7, 31, 73, 99, 1000, 1012, 1099):
+        assert preregistration.is_development(seed, cfg)
+    for seed in (300, 301, 302, 1300, 1302):
+        assert not preregistration.is_development(seed, cfg)
+    fresh = _runs(**WIN)
+    dev = fresh.assign(seed=fresh.seed - FRESH)  # the same values on seeds 0, 1, 2
+    claims, _ = _build(dev, cfg)
+    for claim in claims.values():
+        entry = claim.to_json("long", "embedded")
+        assert entry["verdict"] == "inconclusive" and entry["tests"] == []
+        if claim.id != "framework_models_phenomena":
+            assert "development run(s) excluded" in entry["why_inconclusive"]
+    mixed, _ = _build(pd.concat([fresh, dev.assign(plateau=dev.plateau * 0.1)]), cfg)
+    alone, _ = _build(fresh, cfg)
+    for key, claim in mixed.items():
+        a, b = claim.to_json("long", "embedded"), alone[key].to_json("long", "embedded")
+        assert a["verdict"] == b["verdict"] and a["per_seed"] == b["per_seed"]
+        assert key == "framework_models_phenomena" or a["measured"]["development_runs_excluded"] == len(dev)
+    # the run seeds the pipeline schedules: configured seed s runs as s + 300 (CNN replicates + 1000)
+    from neurips26.papers.wd_eos.grid import run_seeds
+
+    assert run_seeds(cfg.grid, "cnn", [0, 1, 2], preregistration.fresh_offset(cfg)) == [300, 301, 302, 1300, 1301, 1302]
+    assert preregistration.fresh_offset(compose("wd_eos", ["scale=tiny"])) == 0  # tiny: plumbing on development seeds
+
+
+def test_a_slowly_sharpening_mlp_is_not_read_as_a_plateau():
+    """Issue #71 item 7: an MLP whose S still rises over the late window (slope interval above 0) has no plateau: its
+    seed is missing from mlp_below_threshold, so a low S that is still climbing never makes the claim hold."""
+    cfg = compose("wd_eos", [])
+    climbing = _runs(**WIN)
+    top = (climbing.arch == "mlp") & (climbing.wd == max(WDS))
+    climbing.loc[top, "flat"] = False
+    entry = _build(climbing, cfg)[0]["mlp_below_threshold"].to_json("long", "embedded")
+    assert entry["tests"][0]["n"] == 0 and entry["verdict"] == "inconclusive"
+
+
+def test_long_design_runs_until_flat_in_a_tiny_cpu_form():
+    """Issue #71 item 3, the long design's CPU tiny form: both nets tanh at a common 2/eta, CNN lambdas to eta x
+    lambda 4e-3, and a run continues until S is flat over its last k checkpoints (here k = 3 from step 10 at a step
+    size far too small to move S: it stops at the first checkpoint the rule allows, long before the cap); long still
+    decides nothing until its budgets are piloted (long_design: false)."""
+    from neurips26.papers.wd_eos.grid import flat_rule
+
+    cfg = compose("wd_eos", ["scale=long"])
+    assert cfg.mlp.activation == cfg.cnn.activation == "tanh" and cfg.long_design is False
+    assert cfg.grid.mlp.etas == cfg.grid.cnn.etas and cfg.grid.cnn.eos_checkpoints is None
+    assert max(cfg.grid.cnn.etas) * max(cfg.grid.cnn.wds) >= 2 * 0.2 * 0.01  # beyond the MLP's default transition
+    assert flat_rule(cfg, "cnn") == (10, 1000.0)
+    rng = np.random.default_rng(0)
+    split = data.make_split(rng.integers(0, 17, (60, 64)).astype(float), np.arange(60) % 10, 40, 10, 0)
+    tiny = compose("wd_eos", ["scale=long", "hessian_size=40", "eigen.iters=3", "grid.cnn.max_steps=200",
+                              "grid.cnn.eig_freq=5", "grid.cnn.flat_checkpoints=3", "grid.cnn.flat_min_steps=10"])
+    trace = experiments.run(tiny, split, "cnn", "coupled", 1e-6, 0.0, 0, "cpu")
+    assert list(trace.step) == [0, 5, 10]

@@ -17,11 +17,13 @@ WD_EOS_POINTS = [
     for decay, wds in (("coupled", WD_EOS_GRID[arch]["wds"]), ("decoupled", WD_EOS_GRID[arch]["decoupled_wds"]))
     for wd in wds
 ]
-# every configured seed, and for an arch with grid.<arch>.replicates = R also seeds + 1000 r, r < R (README, issue 29)
+# every configured seed s at its pre-registered fresh run seed s + preregistration.fresh_offset (issue #71), and for an
+# arch with grid.<arch>.replicates = R also at + 1000 r, r < R (README, issue 29)
+WD_EOS_OFFSET = int((WD_EOS_SETTINGS.get("preregistration") or {}).get("fresh_offset", 0))
 WD_EOS_RUNS = [
     f"results/wd_eos/runs/{point}/seed{seed}.csv"
     for point in WD_EOS_POINTS
-    for seed in wd_eos_run_seeds(WD_EOS_GRID, point.split("_")[0], SEEDS)
+    for seed in wd_eos_run_seeds(WD_EOS_GRID, point.split("_")[0], SEEDS, WD_EOS_OFFSET)
 ]
 # figure -> the table it is drawn from
 WD_EOS_FIGURES = {

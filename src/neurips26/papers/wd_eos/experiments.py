@@ -1,6 +1,7 @@
 """One run = one grid point (arch, decay, eta, lambda, seed): full-batch GD on the fixed digits subset, measuring every
 `eig_freq` steps (Cohen et al.'s protocol) until the target train accuracy, the arch's EoS stopping rule (grid.eos_window:
-a fixed number of checkpoints after the EoS onset) or the step budget (the hard cap). Returns the trace table."""
+a fixed number of checkpoints after the EoS onset), the long design's flatness rule (grid.flat_rule: S flat over the last
+k checkpoints, flatness.flat_stop) or the step budget (the hard cap). Returns the trace table."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from tqdm import tqdm
 from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.wd_eos import baselines, measures, method, models
 from neurips26.papers.wd_eos.data import N_CLASSES, Split
-from neurips26.papers.wd_eos.grid import budget, eos_stop_index, eos_window
+from neurips26.papers.wd_eos.flatness import flat_stop
+from neurips26.papers.wd_eos.grid import budget, eos_stop_index, eos_window, flat_rule
 
 STEPS = {"coupled": method.coupled_step, "decoupled": baselines.decoupled_step}
 THRESHOLDS = {"coupled": method.stability_threshold, "decoupled": baselines.decoupled_threshold}
@@ -39,6 +41,8 @@ def run(cfg, split: Split, arch: str, decay: str, eta: float, wd: float, seed: i
     step_fn, threshold = STEPS[decay], THRESHOLDS[decay](eta, wd)
     max_steps, eig_freq = budget(cfg, arch)
     window = eos_window(cfg, arch)
+    flat_window, flat_min_step = flat_rule(cfg, arch)
+    flat_level = float(cfg.summary.get("flat_level", 0.95))
     rows, v_top, kernel_prev, step_prev = [], None, None, None
     loss_prev, loss_rise = None, 0.0
     for step in tqdm(range(max_steps + 1), desc=f"{arch} {decay} eta={eta} wd={wd} seed={seed}", mininterval=5):
@@ -64,6 +68,8 @@ def run(cfg, split: Split, arch: str, decay: str, eta: float, wd: float, seed: i
                          "kernel_velocity": velocity, "weight_norm": theta_norm})
             loss_rise = 0.0
             done = done or eos_stop_index([r["sharpness"] for r in rows], threshold, window) is not None
+            done = done or flat_stop([r["step"] for r in rows], [r["sharpness"] for r in rows], flat_window,
+                                     flat_level, flat_min_step)
         if done:
             break
         grads = torch.autograd.grad(loss, params)

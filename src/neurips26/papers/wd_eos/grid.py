@@ -20,6 +20,14 @@ def eos_window(cfg, arch: str) -> int | None:
     return None if value is None else int(value)
 
 
+def flat_rule(cfg, arch: str) -> tuple[int | None, float]:
+    """(grid.<arch>.flat_checkpoints, grid.<arch>.flat_min_steps): the long design's rule that a run continues until S
+    is flat over its last k checkpoints (issue #71 item 3; flatness.flat_stop); (None, 0) where the arch has none."""
+    spec = cfg.grid[arch]
+    value = spec.get("flat_checkpoints")
+    return (None if value is None else int(value)), float(spec.get("flat_min_steps", 0))
+
+
 def eos_onset_index(sharpness: Sequence[float], threshold: float) -> int | None:
     """Index of the first checkpoint with S >= threshold (the EoS onset of summary.eos_oscillation), else None."""
     return next((i for i, s in enumerate(sharpness) if s >= threshold), None)
@@ -42,10 +50,13 @@ def replicates(grid, arch: str) -> int:
     return int(grid[arch].get("replicates", 1))
 
 
-def run_seeds(grid, arch: str, seeds: Sequence[int]) -> list[int]:
-    """The run seeds of one arch: each configured seed s and its replicates s + 1000 r, r = 1 .. replicates - 1 (more
-    runs per lambda without touching the configured seed sets, which stay below 1000)."""
+def run_seeds(grid, arch: str, seeds: Sequence[int], offset: int = 0) -> list[int]:
+    """The run seeds of one arch: each configured seed s runs at s + offset (the pre-registered fresh seeds,
+    preregistration.fresh_offset) and its replicates at s + offset + 1000 r, r = 1 .. replicates - 1 (more runs per
+    lambda without touching the configured seed sets, which stay below 1000)."""
     n = replicates(grid, arch)
-    if any(not 0 <= int(s) < REPLICATE_OFFSET for s in seeds) and n > 1:
-        raise ValueError(f"with replicates the configured seeds must lie in [0, {REPLICATE_OFFSET}): {list(seeds)}")
-    return [int(s) + REPLICATE_OFFSET * r for r in range(n) for s in seeds]
+    base = [int(s) + int(offset) for s in seeds]
+    if any(not 0 <= b < REPLICATE_OFFSET for b in base) and n > 1:
+        raise ValueError(f"with replicates the run seeds (configured + {offset}) must lie in [0, {REPLICATE_OFFSET}): "
+                         f"{list(seeds)}")
+    return [b + REPLICATE_OFFSET * r for r in range(n) for b in base]

@@ -52,7 +52,7 @@ def table_main(ctx: StageContext) -> None:
     s = ctx.cfg.summary
     windows = {arch: eos_window(ctx.cfg, arch) for arch in ctx.cfg.grid}  # as paper_claims.windows
     write_csv(ctx.output, summary.main_table(pd.read_csv(ctx.inputs[0]), float(s.sharpening_fraction),
-                                             float(s.late_fraction), windows))
+                                             float(s.late_fraction), windows, float(s.flat_level)))
 
 
 def table_runs(ctx: StageContext) -> None:
@@ -62,7 +62,7 @@ def table_runs(ctx: StageContext) -> None:
     s = ctx.cfg.summary
     windows = {arch: eos_window(ctx.cfg, arch) for arch in ctx.cfg.grid}
     write_csv(ctx.output, summary.run_table(pd.read_csv(ctx.inputs[0]), float(s.sharpening_fraction),
-                                            float(s.late_fraction), windows))
+                                            float(s.late_fraction), windows, float(s.flat_level)))
 
 
 STAGES: dict[str, Callable[[StageContext], None]] = {
