@@ -64,48 +64,20 @@ rule wd_eos_run:
         " run.eta={wildcards.eta} run.wd={wildcards.wd} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule wd_eos_summary:
-    group:
-        "wd_eos_summary"
-    input:
-        config="results/wd_eos/config.yaml",
-        runs=WD_EOS_RUNS,
-        code=code_files("wd_eos", "summary", "grid", "figures", "paper_claims", "controls"),
-        registry="config/claims/wd_eos.yaml",  # the claims of the abstract the claims stage checks against
-    output:
-        tables=expand("results/wd_eos/tables/{table}.csv", table=["traces", "main", "runs"]),
-        figures=report(
-            expand("results/wd_eos/figures/{figure}.png", figure=WD_EOS_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="wd_eos",
-            subcategory="figures",
-        ),
-        claims="results/wd_eos/claims.json",
-        metrics="results/wd_eos/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "wd_eos",
+    [
+        *table_steps(
             "wd_eos",
-            [
-                *table_steps(
-                    "wd_eos",
-                    {
-                        "traces": WD_EOS_RUNS,
-                        "main": ["results/wd_eos/tables/traces.csv"],
-                        "runs": ["results/wd_eos/tables/traces.csv"],
-                    },
-                ),
-                *figure_steps("wd_eos", WD_EOS_FIGURES),
-                claims_step("wd_eos", ["results/wd_eos/tables/main.csv", "results/wd_eos/tables/runs.csv"]),
-            ],
+            {
+                "traces": WD_EOS_RUNS,
+                "main": ["results/wd_eos/tables/traces.csv"],
+                "runs": ["results/wd_eos/tables/traces.csv"],
+            },
         ),
-    log:
-        "logs/wd_eos/summary.log",
-    benchmark:
-        "logs/wd_eos/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 wd_eos {params.steps} > {log} 2>&1"
+        *figure_steps("wd_eos", WD_EOS_FIGURES),
+        claims_step("wd_eos", ["results/wd_eos/tables/main.csv", "results/wd_eos/tables/runs.csv"]),
+    ],
+    code=code_files("wd_eos", "summary", "grid", "figures", "paper_claims", "controls"),
+)
