@@ -660,3 +660,35 @@ def test_specialist_pilot_estimate_brings_200_cells_back_only_within_the_target(
     out = select([_pilot_report(96, rising)])
     assert out["specialist_cpu_saving"] == 0 and out["estimated_wall"][100] == pytest.approx(ESTIMATE["wall"])
     assert out["chosen_cells"] == 100
+
+
+def test_signal_first_order_and_the_fixed_probe_register_the_loss_of_the_signal_marker():
+    """One marker of six carries the label (its level shifts with it): signal_first_order ranks it first; removing it
+    takes the quantiles' fixed-probe AUROC from ~1 to ~0.5 in one step, and the random-order curve is reported too;
+    every curve starts at the full panel's AUROC."""
+    from neurips26.papers.cytometry_encoder import experiments, pretrain
+    from neurips26.papers.cytometry_encoder.corpus import Sample
+
+    rng = np.random.default_rng(0)
+    markers = [f"m{k}" for k in range(6)]
+    names = rng.normal(size=(6, 128)).astype(np.float32)
+    rows = []
+    for i in range(40):
+        values = rng.normal(size=(50, 6)).astype(np.float32)
+        values[:, 3] += 2.0 * (i % 2)  # m3 carries the label
+        rows.append(Sample(str(i), f"s{i % 4}", values, markers, names, "heldout", "t", "novel_panel_x",
+                           i % 2))
+    cfg = OmegaConf.create({"model": {"names": "hashed", "width": 8, "heads": 2, "inducing": 3},
+                            "probe": {"folds": 4, "l2_c": 1.0, "cells": 20}, "removal": {"max_removed": 2},
+                            "baselines": {"quantiles": [0.25, 0.5, 0.75]}})
+    order = experiments.signal_first_order(cfg, rows, 0)
+    assert order[0] == "m3"
+    torch.manual_seed(0)
+    model = pretrain.build_model(cfg)
+    z = pretrain.embed(model, rows, 20, 0)
+    curves = pd.DataFrame(experiments.removal_curves(cfg, model, rows, 0, {"random": ["m0", "m1", "m3"],
+                                                                           "signal_first": order}, z))
+    q = curves[(curves.features == "quantiles") & (curves.order == "signal_first") & (curves.probe == "fixed")]
+    assert q.auroc.iloc[0] > 0.95 and q.auroc.iloc[1] < 0.7
+    first = curves[curves.removed == 0].groupby("features").auroc.nunique()
+    assert (first == 1).all() and set(curves.order) == {"random", "signal_first"}
