@@ -167,3 +167,40 @@ def test_the_13_readable_real_files_go_through_ingest_anndata_and_the_encoder(tm
     cfg = OmegaConf.create({"model": {"names": "hashed", "width": 8, "heads": 2, "inducing": 3}})
     z = pretrain.embed(pretrain.build_model(cfg), samples, 20, seed=0, batch_size=4)
     assert z.shape == (16, 16) and np.isfinite(z).all()
+
+
+def _studies():
+    from neurips26.papers.cytometry_encoder.manifest import Study, StudyFile
+
+    def study(name, labelled=True):
+        files = [StudyFile(f"{name}_{k}.fcs", f"{name}_{k}", {"condition": str(k % 2)} if labelled else {})
+                 for k in range(4)]
+        return Study(name, files)
+
+    return [study("P1"), study("P2"), study("H1"), study("H2", labelled=False)]
+
+
+def test_task_manifest_accepts_a_valid_one_and_refuses_unknown_studies_missing_labels_and_no_heldout():
+    """Issue 70 item 8: a task manifest naming a study the study manifest lacks, a held-out file without the task's
+    label, or a task without a held-out study is refused, naming what is wrong."""
+    from neurips26.common.pipeline.errors import UserError
+    from neurips26.papers.cytometry_encoder.task_manifest import parse_tasks
+
+    studies = _studies()
+    valid = {"pretrain": ["P1", "P2"], "tasks": [{"name": "t", "label": "condition", "heldout": ["H1"]},
+                                                  {"name": "seen", "label": "condition", "heldout": ["P1"],
+                                                   "in_distribution": True}]}
+    pretrain, tasks = parse_tasks(valid, studies)
+    assert pretrain == ["P1", "P2"] and [t.heldout for t in tasks] == [("H1",), ("P1",)]
+    bad = {
+        "unknown study 'FR-NOPE'": {"pretrain": ["P1"], "tasks": [{"name": "t", "label": "condition",
+                                                                    "heldout": ["FR-NOPE"]}]},
+        "without the label 'condition'": {"pretrain": ["P1"], "tasks": [{"name": "t", "label": "condition",
+                                                                          "heldout": ["H2"]}]},
+        "no held-out study": {"pretrain": ["P1"], "tasks": [{"name": "t", "label": "condition", "heldout": []}]},
+        "also pretrains": {"pretrain": ["P1"], "tasks": [{"name": "t", "label": "condition", "heldout": ["P1"]}]},
+        "unknown study 'X'": {"pretrain": ["X"], "tasks": [{"name": "t", "label": "condition", "heldout": ["H1"]}]},
+    }
+    for message, document in bad.items():
+        with pytest.raises(UserError, match=message):
+            parse_tasks(document, studies)

@@ -178,7 +178,7 @@ rule cytometry_encoder_removal:
         models=f"{CYTO}/runs/pretrain/base.pt",
         real=f"{CYTO}/runs/real_anndata",
         code=code_files("cytometry_encoder", "corpus", "model", "pretrain", "probe", "experiments", "markers",
-                        "marker_vectors"),
+                        "marker_vectors", "baselines"),
     output:
         run=f"{CYTO}/runs/removal.csv",
         embeddings=f"{CYTO}/runs/embeddings.npz",

@@ -66,6 +66,63 @@ def removal_order(rows: list[Sample], seed: int, task_index: int) -> list[str]:
     return list(np.random.default_rng([seed, task_index]).permutation(rows[0].markers))
 
 
+def signal_first_order(cfg, rows: list[Sample], seed: int) -> list[str]:
+    """The task's markers ranked by the label signal each carries alone (the probe's CV AUROC on that marker's
+    quantiles, highest first; ties by name). It reads the labels on purpose: removing markers in this order takes the
+    signal away as fast as one marker at a time can, the worst case set beside the claim's random order (issue 70)."""
+    from neurips26.papers.cytometry_encoder.baselines import quantile_features, shared_view
+
+    rows = shared_view(rows)
+    markers, x = rows[0].markers, quantile_features(rows, list(cfg.baselines.quantiles))
+    alone = {m: _probe(cfg, x[:, j::len(markers)], rows, seed) for j, m in enumerate(markers)}  # quantile-major columns
+    return sorted(markers, key=lambda m: (-alone[m], m))
+
+
+def _removal_rows(cfg, rows, seed, orders: dict, features: str, reduced) -> list[dict]:
+    """AUROC of one representation as markers are removed in each order: `reduced(removed, fixed)` -> (probe training
+    features, test features); 'refit' fits the probe on the reduced panel's features, 'fixed' fits it once on the full
+    panel's and applies it to the reduced panel's (test-time removal)."""
+    y = np.array([s.label for s in rows])
+    full = reduced([], False)[0]
+    out = []
+    for order, markers in orders.items():
+        for n in range(int(cfg.removal.max_removed) + 1):
+            for probe_kind in ("refit", "fixed"):
+                train, test = (full, full) if n == 0 else reduced(markers[:n], probe_kind == "fixed")
+                auroc = probe.cv_auroc(train, y, int(cfg.probe.folds), float(cfg.probe.l2_c), seed, test_features=test)
+                out.append({"task": rows[0].task, "taxonomy": corpus.taxonomy(rows), "features": features,
+                            "order": order, "probe": probe_kind, "removed": n, "markers_left": len(markers) - n,
+                            "removed_marker": markers[n - 1] if n else "", "auroc": auroc, "seed": seed})
+    return out
+
+
+def removal_curves(cfg, model, rows: list[Sample], seed: int, orders: dict, z_full: np.ndarray) -> list[dict]:
+    """Test-time marker removal on one task, for the frozen encoder (the reduced panel embedded by the encoder, which
+    takes any panel) and for the per-marker quantiles (a removed marker's features set to their mean over the
+    samples: the fixed probe then gets no contribution from it; refit: its columns dropped)."""
+    from neurips26.papers.cytometry_encoder.baselines import quantile_features, shared_view
+
+    cache = {(): z_full}
+
+    def encoder(removed, fixed):
+        key = tuple(removed)
+        if key not in cache:
+            cache[key] = pretrain.embed(model, rows, int(cfg.probe.cells), seed, drop=[list(removed)] * len(rows))
+        return (z_full if fixed else cache[key]), cache[key]
+
+    shared = shared_view(rows)  # (a paper task's studies share one panel: unchanged)
+    q, markers = quantile_features(shared, list(cfg.baselines.quantiles)), shared[0].markers
+
+    def quantiles(removed, fixed):
+        gone = np.isin(np.tile(np.array(markers), len(cfg.baselines.quantiles)), list(removed))
+        if not fixed:
+            return q[:, ~gone], q[:, ~gone]
+        return q, np.where(gone, q.mean(0), q)
+
+    return (_removal_rows(cfg, rows, seed, orders, "encoder", encoder)
+            + _removal_rows(cfg, rows, seed, orders, "quantiles", quantiles))
+
+
 def control_null(cfg, z: np.ndarray, rows: list[Sample], seed: int) -> list[dict]:
     """The negative control's permutation null: the probe's CV AUROC on `null.permutations` relabellings plus one more
     held-out relabelling ('fresh', perm 0): a draw from the null by construction, the claim's positive control. Labels
@@ -84,22 +141,23 @@ def control_null(cfg, z: np.ndarray, rows: list[Sample], seed: int) -> list[dict
 
 
 def run_removal(cfg, seed: int, samples: list[Sample], task_rows: dict, state: dict, with_embeddings: bool = True):
-    """Remove 0, 1, 2, ... markers of each task's panel (a fixed random order per seed and task) at test time only;
-    the negative control's permutation null on the unreduced embeddings (the frozen encoder's own, same seed); with
-    `with_embeddings`, every sample's embedding for the UMAP (only the first seed's are kept: the others skip it)."""
+    """Remove 0 .. removal.max_removed markers of each signal task's panel at test time only, in a random order (per
+    seed and task) and signal-markers-first, for the frozen encoder and the quantiles, with a refit and a fixed probe
+    (removal_curves); the negative control's permutation null on the unreduced embeddings (the frozen encoder's own,
+    same seed); with `with_embeddings`, every sample's embedding for the UMAP (only the first seed's are kept: the
+    others skip it)."""
     model = pretrain.build_model(cfg)
     model.load_state_dict(state)
     out, null = [], []
-    for index, (task, rows) in enumerate(task_rows.items()):
+    for index, rows in enumerate(task_rows.values()):
         if corpus.taxonomy(rows) == "positive_control":
             continue
-        order = removal_order(rows, seed, index)
-        for n in range(int(cfg.removal.max_removed) + 1):
-            z = pretrain.embed(model, rows, int(cfg.probe.cells), seed, drop=[order[:n]] * len(rows))
-            if n == 0 and corpus.taxonomy(rows) == "negative_control":
-                null += control_null(cfg, z, rows, seed)
-            out.append({"task": task, "taxonomy": corpus.taxonomy(rows), "removed": n, "markers_left": len(order) - n,
-                        "removed_marker": order[n - 1] if n else "", "auroc": _probe(cfg, z, rows, seed), "seed": seed})
+        z = pretrain.embed(model, rows, int(cfg.probe.cells), seed)
+        if corpus.taxonomy(rows) == "negative_control":  # its AUROC is noise at every step: only its null
+            null += control_null(cfg, z, rows, seed)
+            continue
+        orders = {"random": removal_order(rows, seed, index), "signal_first": signal_first_order(cfg, rows, seed)}
+        out += removal_curves(cfg, model, rows, seed, orders, z)
     if not with_embeddings:
         return pd.DataFrame(out), None, pd.DataFrame(null)
     z, h = pretrain.embed(model, samples, int(cfg.probe.cells), seed, with_cells=True)

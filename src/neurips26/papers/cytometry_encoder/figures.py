@@ -59,13 +59,18 @@ def scaling_corpus(table: pd.DataFrame):
 
 
 def marker_removal(table: pd.DataFrame):
-    fig, axes = new_figure(1, width_per_col=5.0)
-    for task, rows in table.groupby("task", sort=False):
-        median = task == "median_signal"
-        axes[0].plot(rows.removed, rows.auroc, "o-", ms=3, lw=2.2 if median else 0.9,
-                     color="black" if median else None, label=task)
-    axes[0].set_xlabel("markers removed from the task panel at test time")
-    axes[0].set_ylabel("frozen probe AUROC")
+    """The median over the signal tasks per removal order (one panel each): frozen encoder and quantiles, refit and
+    fixed probe."""
+    median = table[table.task == "median_signal"]
+    orders = list(dict.fromkeys(median.order))
+    fig, axes = new_figure(len(orders), width_per_col=4.5)
+    for ax, order in zip(axes, orders):
+        for (features, probe_kind), rows in median[median.order == order].groupby(["features", "probe"], sort=False):
+            ax.plot(rows.removed, rows.auroc, "o-" if probe_kind == "refit" else "s--", ms=3,
+                    color=COLORS["frozen" if features == "encoder" else "quantiles"], label=f"{features}, {probe_kind}")
+        ax.set_title(f"{order} order", fontsize=8)
+        ax.set_xlabel("markers removed from the task panel at test time")
+    axes[0].set_ylabel("median signal-task AUROC")
     axes[0].legend(fontsize=6)
     return fig
 

@@ -60,11 +60,15 @@ def logistic_scores(train_x, train_y, test_x, l2_c: float) -> np.ndarray:
     return np.hstack([(test_x - mu) / sd, np.ones((len(test_x), 1))]) @ beta
 
 
-def cv_auroc(features: np.ndarray, labels: np.ndarray, folds: int, l2_c: float, seed: int, fit_predict=None) -> float:
-    """Mean held-out AUROC over stratified folds. fit_predict(train_x, train_y, test_x) -> scores (default: the probe)."""
+def cv_auroc(features: np.ndarray, labels: np.ndarray, folds: int, l2_c: float, seed: int, fit_predict=None,
+             test_features: np.ndarray | None = None) -> float:
+    """Mean held-out AUROC over stratified folds. fit_predict(train_x, train_y, test_x) -> scores (default: the probe).
+    With `test_features` (same samples, other features: e.g. embeddings of a reduced panel) the probe is fitted on
+    `features` and scored on `test_features` of the held-out fold: a probe trained once and applied at test time."""
     fit_predict = fit_predict or (lambda a, b, c: logistic_scores(a, b, c, l2_c))
+    test_features = features if test_features is None else test_features
     fold = stratified_folds(labels, folds, seed)
-    scores = [auroc(labels[fold == k], fit_predict(features[fold != k], labels[fold != k], features[fold == k]))
+    scores = [auroc(labels[fold == k], fit_predict(features[fold != k], labels[fold != k], test_features[fold == k]))
               for k in range(folds)]
     return float(np.mean(scores))
 

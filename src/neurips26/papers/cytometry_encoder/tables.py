@@ -69,13 +69,19 @@ def table_scaling_seeds(runs: pd.DataFrame) -> pd.DataFrame:
             .sort_values(["sweep", "seed", "x"]).reset_index(drop=True))
 
 
+REMOVAL_CURVE = ["features", "order", "probe"]  # one removal curve: representation x removal order x probe
+
+
 def table_removal(runs: pd.DataFrame) -> pd.DataFrame:
-    """AUROC against the number of markers removed at test time, per task, and the median over the signal tasks."""
-    stats = _mean_std(runs, ["task", "taxonomy", "removed"])
+    """AUROC against the number of markers removed at test time, per curve (representation, order, probe) and task,
+    and the median over the signal tasks."""
+    stats = _mean_std(runs, [*REMOVAL_CURVE, "task", "taxonomy", "removed"])
     signal = stats[~stats.taxonomy.isin(CONTROLS)]
-    median = signal.groupby("removed").auroc.median().reset_index().assign(task="median_signal", taxonomy="median")
-    out = pd.concat([stats, median], ignore_index=True).sort_values(["task", "removed"]).reset_index(drop=True)
-    out["drop_from_previous"] = -out.groupby("task").auroc.diff()
+    median = (signal.groupby([*REMOVAL_CURVE, "removed"], sort=False).auroc.median().reset_index()
+              .assign(task="median_signal", taxonomy="median"))
+    out = (pd.concat([stats, median], ignore_index=True).sort_values([*REMOVAL_CURVE, "task", "removed"])
+           .reset_index(drop=True))
+    out["drop_from_previous"] = -out.groupby([*REMOVAL_CURVE, "task"]).auroc.diff()
     return out
 
 
@@ -93,13 +99,13 @@ def table_panels(studies: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_removal_seeds(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per seed, the median over the signal tasks of the AUROC at every number of markers removed, and its drop from
-    the previous step (the per-seed values the marker-removal claim reads)."""
+    """Per seed and curve (representation, order, probe), the median over the signal tasks of the AUROC at every number
+    of markers removed, and its drop from the previous step (the per-seed values the marker-removal claim reads)."""
     signal = runs[~runs.taxonomy.isin(CONTROLS)]
-    median = (signal.groupby(["seed", "removed"], sort=True).auroc.median().reset_index()
+    median = (signal.groupby([*REMOVAL_CURVE, "seed", "removed"], sort=True).auroc.median().reset_index()
               .assign(task="median_signal"))
-    median["drop_from_previous"] = -median.groupby("seed").auroc.diff()
-    return median[["task", "seed", "removed", "auroc", "drop_from_previous"]]
+    median["drop_from_previous"] = -median.groupby([*REMOVAL_CURVE, "seed"]).auroc.diff()
+    return median[[*REMOVAL_CURVE, "task", "seed", "removed", "auroc", "drop_from_previous"]]
 
 
 def table_control_null(runs: pd.DataFrame) -> pd.DataFrame:
