@@ -280,43 +280,13 @@ rule cytometry_encoder_umap:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule cytometry_encoder_summary:
-    group:
-        "cytometry_encoder_summary"
-    input:
-        registry="config/claims/cytometry_encoder.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/cytometry_encoder/config.yaml",
-        runs=sorted({path for paths in CYTO_TABLE_INPUTS.values() for path in paths}),
-        real=f"{CYTO}/runs/real_embeddings.npz",
-        umap=f"{CYTO}/tables/umap.csv",
-        code=code_files("cytometry_encoder", "tables", "figures", "paper_claims"),
-    output:
-        tables=expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_TABLE_INPUTS),
-        figures=report(
-            expand(f"{CYTO}/figures/{{figure}}.png", figure=CYTO_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="cytometry_encoder",
-            subcategory="figures",
-        ),
-        claims="results/cytometry_encoder/claims.json",
-        metrics="results/cytometry_encoder/metrics.json",
-    params:
-        steps=stage_steps(
-            "cytometry_encoder",
-            [
-                *table_steps("cytometry_encoder", CYTO_TABLE_INPUTS),
-                *figure_steps("cytometry_encoder", CYTO_FIGURES),
-                claims_step("cytometry_encoder", expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_CLAIM_TABLES)),
-            ],
-        ),
-    log:
-        "logs/cytometry_encoder/summary.log",
-    benchmark:
-        "logs/cytometry_encoder/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 cytometry_encoder {params.steps} > {log} 2>&1"
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "cytometry_encoder",
+    [
+        *table_steps("cytometry_encoder", CYTO_TABLE_INPUTS),
+        *figure_steps("cytometry_encoder", CYTO_FIGURES),
+        claims_step("cytometry_encoder", expand(f"{CYTO}/tables/{{table}}.csv", table=CYTO_CLAIM_TABLES)),
+    ],
+    code=code_files("cytometry_encoder", "tables", "figures", "paper_claims"),
+)
