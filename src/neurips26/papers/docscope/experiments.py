@@ -61,7 +61,8 @@ def score(q: dict, traj: Trajectory, size, cfg) -> dict:
     pred = [(pg, denormalize_box(b, size)) for pg, _, b in traj.regions]
     judge = lambda g, ps: S.box_label(g, ps, cfg.judges.covered, cfg.judges.imprecise)  # noqa: E731
     labels = S.region_labels(q["evidence"], pred, judge)
-    facts = S.fact_labels([fact_key(e) for e in q["evidence"]], traj)
+    keys = [S.FactKey(**k) for k in q["fact_keys"]] if "fact_keys" in q else [fact_key(e) for e in q["evidence"]]
+    facts = S.fact_labels(keys, traj)  # the release's facts carry their own keys (release.py)
     row.update(
         n_gold_boxes=len(labels), n_covered=labels.count("covered"), n_imprecise=labels.count("imprecise"),
         n_not_covered=labels.count("not_covered"), n_unjudged=labels.count(None), n_facts=len(facts),

@@ -144,7 +144,10 @@ def _value_in(value: str, unit: str) -> bool:
 def supports(key: FactKey, unit: str) -> bool:
     """Offline fact judge on one evidence unit: the same object, the same value and every qualifier (a right value of
     another division, metric or year is not_consistent, as in the official prompt's 'right value but wrong object')."""
-    return _phrase(key.entity, unit) and _value_in(key.value, unit) and all(_phrase(q, unit) for q in key.qualifiers)
+    if not key.entity and not key.value:
+        return False  # nothing the offline judge can check (a release fact without key_entity / key_value)
+    return ((not key.entity or _phrase(key.entity, unit)) and (not key.value or _value_in(key.value, unit))
+            and all(_phrase(q, unit) for q in key.qualifiers))  # fmt: skip
 
 
 def numbers_only(key: FactKey, unit: str) -> bool:
