@@ -44,12 +44,14 @@ def pdf(tmp_path):
 
 
 def test_endpoint_round_trip(pdf, monkeypatch):
-    server, seen = _serve('[page=1, doc_page="1", bbox=[0.1, 0.05, 0.6, 0.1]]\n<answer>4812</answer>')
+    server, seen = _serve(
+        'Coastal revenue in 2019 was 4,812 [page=1, doc_page="1", bbox=[0.1, 0.05, 0.6, 0.1]].\n<answer>4812</answer>'
+    )
     monkeypatch.setenv("DOCSCOPE_API_KEY", "secret-key")
     cfg = OmegaConf.create({"mllm": {"base_url": f"http://127.0.0.1:{server.server_port}/v1", "model": "m"}})
     t = mllm.ask(cfg, pdf, [1], "What was the revenue of the Coastal division in 2019?")
     server.shutdown()
-    assert t.answer == "4812" and t.pages == [1]
+    assert t.answer == "4812" and t.pages == [1] and t.citations[0].unit == "Coastal revenue in 2019 was 4,812"
     assert seen["auth"] == "Bearer secret-key"
     assert any(part.get("type") == "image_url" for part in seen["body"]["messages"][0]["content"])
     assert "secret-key" not in json.dumps(seen["body"])

@@ -61,12 +61,12 @@ def test_reader_on_the_ocr_page(generated):
     _, elements, page = generated
     t = R.answer_trajectory("What was the revenue of the Coastal division in 2019?", [page], [1], "paragraph", 60.0, 2.0)
     assert t.answer == "4812"
-    (pg, _, box), = t.regions
+    ((pg, _, box),) = t.regions
     cited = D.denormalize_box(box, page.size)
     assert pg == 1 and S.box_label(elements[0].bbox, [cited]) == "covered"
     assert S.box_label(elements[1].bbox, [cited]) == "not_covered"
     t = R.answer_trajectory("What was the revenue of the Coastal division in 2019?", [page], [1], "line", 60.0, 2.0)
-    (pg, _, box), = t.regions
+    ((pg, _, box),) = t.regions
     line = D.denormalize_box(box, page.size)
     assert max(_iou(line, ln["bbox"]) for ln in elements[0].lines) > 0.6
 

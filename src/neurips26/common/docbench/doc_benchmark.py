@@ -95,6 +95,9 @@ class Spec:
     distance_edges: list = field(default_factory=lambda: [2, 8])  # bins: d <= 2 near, <= 8 mid, else far
     cluster_gap: int = 1  # evidence pages at most this far apart form one cluster
     max_evidence_per_page: int = 3
+    # docscope (issue #58): every (clusters, distance bin, operation) cell of each k >= 2 in turn instead of drawn at
+    # random, continued across documents, so every feasible cell is filled within k; False keeps the random draw
+    balanced_cells: bool = False
 
     @classmethod
     def from_config(cls, cfg) -> Spec:
@@ -244,8 +247,10 @@ def _evidence_pages(rng, k: int, n_pages: int, target_clusters: int, target_bin:
     return None
 
 
-def _plan_targets(rng, n_questions: int, spec: Spec) -> list[tuple[int, int, str] | None]:
-    """(k, clusters, distance bin) per question, balanced over the feasible combinations; None = unanswerable."""
+def _plan_targets(rng, n_questions: int, spec: Spec, doc_index: int = 0) -> list[tuple | None]:
+    """(k, clusters, distance bin) per question, balanced over the feasible combinations; None = unanswerable. With
+    `spec.balanced_cells` the targets are (k, clusters, bin, op): within k the cells are taken in turn, the turn
+    continuing from document to document (`doc_index`), so each cell gets its share."""
     n_unans = int(round(spec.unanswerable_fraction * n_questions))
     combos = [(1, 1, "near")]
     for k in (2, 3, 4):
@@ -255,11 +260,19 @@ def _plan_targets(rng, n_questions: int, spec: Spec) -> list[tuple[int, int, str
     by_k: dict = {}
     for combo in combos:
         by_k.setdefault(combo[0], []).append(combo)
+    if spec.balanced_cells:
+        ops = {1: ["lookup"], 2: ["difference", "highest"], 3: ["total", "highest"], 4: ["total", "highest"]}
+        by_k = {k: [(*c, op) for c in cells for op in ops[k]] for k, cells in by_k.items()}
     ks = sorted(by_k)
+    n_answerable = max(n_questions - n_unans, 0)
     picks = []
-    for i in range(max(n_questions - n_unans, 0)):  # k cycles over 1..4; the (clusters, bin) combo is drawn within k
+    for i in range(n_answerable):  # k cycles over 1..4; the (clusters, bin) combo is drawn within k
         options = by_k[ks[i % len(ks)]]
-        picks.append(options[int(rng.integers(len(options)))])
+        if spec.balanced_cells:
+            n_k = len(range(i % len(ks), n_answerable, len(ks)))  # questions of this k in one document
+            picks.append(options[(doc_index * n_k + i // len(ks)) % len(options)])
+        else:
+            picks.append(options[int(rng.integers(len(options)))])
     out: list = list(picks) + [None] * n_unans
     rng.shuffle(out)
     return out
@@ -276,7 +289,13 @@ class _Placement:
 
 
 def _build_doc(
-    doc_id: str, rng, spec: Spec, pdf_path: Path, chains: Chains | None = None, distractors: Distractors | None = None
+    doc_id: str,
+    rng,
+    spec: Spec,
+    pdf_path: Path,
+    chains: Chains | None = None,
+    distractors: Distractors | None = None,
+    doc_index: int = 0,
 ) -> tuple[list[Element], list[dict], dict]:
     n_pages = int(rng.integers(spec.pages_min, spec.pages_max + 1))
     divisions = [str(d) for d in rng.choice(DIVISIONS, size=spec.divisions_per_doc, replace=False)]
@@ -312,13 +331,13 @@ def _build_doc(
         placements.append(p)
         return p
 
-    targets = _plan_targets(rng, spec.questions_per_doc, spec)
+    targets = _plan_targets(rng, spec.questions_per_doc, spec, doc_index)
     for qi, target in enumerate(targets):
         qid = f"{doc_id}_q{qi:02d}"
         if target is None:  # unanswerable: a lookup of a fact the document never states (checked after placement)
             questions.append({"qid": qid, "_unanswerable": True})
             continue
-        k, c, b = target
+        k, c, b = target[:3]
         for _attempt in range(50):
             m = str(rng.choice(metric_names))
             y = int(rng.choice(YEARS))
@@ -331,7 +350,9 @@ def _build_doc(
                 continue
             order = rng.permutation(k)  # which division sits on which page
             evid = {facts[i]: place(facts[i], pages[j]) for j, i in enumerate(order)}
-            if k == 1:
+            if len(target) == 4:  # balanced cells: the planned operation
+                op = target[3]
+            elif k == 1:
                 op = "lookup"
             elif k == 2:
                 op = str(rng.choice(["difference", "highest"]))
@@ -578,14 +599,17 @@ def generate(
     for i in range(spec.n_docs):
         doc_id = f"doc{i:03d}"
         pdf = out_dir / "docs" / f"{doc_id}.pdf"
-        elements, questions, meta = _build_doc(doc_id, np.random.default_rng([seed, i]), spec, pdf, chains, distractors)
+        elements, questions, meta = _build_doc(doc_id, np.random.default_rng([seed, i]), spec, pdf, chains, distractors, i)
         all_elements += [{"doc_id": doc_id, **e.to_dict()} for e in elements]
         all_questions += questions
         docs.append({**meta, "file": f"docs/{doc_id}.pdf", "sha256": _sha256(pdf)})
     del rng
     write_text(out_dir / "elements.jsonl", "".join(json.dumps(e) + "\n" for e in all_elements))
     write_text(out_dir / "questions.jsonl", "".join(json.dumps(q) + "\n" for q in all_questions))
-    record = {"seed": seed, "spec": asdict(spec), "documents": docs}
+    spec_record = asdict(spec)
+    if not spec.balanced_cells:  # off: the record (and so documents.json) stays byte-identical to before the option
+        del spec_record["balanced_cells"]
+    record = {"seed": seed, "spec": spec_record, "documents": docs}
     if chains is not None:
         record["chains"] = asdict(chains)
     if distractors is not None:

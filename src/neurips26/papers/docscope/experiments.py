@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,7 @@ from neurips26.papers.docscope import scorers as S
 from neurips26.papers.docscope.index import Retriever, read_document
 from neurips26.papers.docscope.ocr import OcrDocument
 from neurips26.papers.docscope.reader import answer_trajectory, oracle_fact_trajectory
-from neurips26.papers.docscope.trajectory import Trajectory, parse, render
+from neurips26.papers.docscope.trajectory import Citation, Trajectory, parse, render
 
 
 class Embedder:
@@ -36,35 +37,52 @@ class Embedder:
         return np.stack([self.cache[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
 
 
-def score(q: dict, traj: Trajectory, size, embed, cfg) -> dict:
-    """The per-question stage scores of one trajectory."""
-    gold_pages = [e["page"] for e in q["evidence"]]
-    row = {"answer_correct": S.answer_correct(q["answer"], traj.answer)}
-    if not q["answerable"]:
-        row.update(page_p=np.nan, page_r=np.nan, page_f1=np.nan, n_gold_boxes=0, n_covered=0, n_imprecise=0,
-                   n_not_covered=0, n_unjudged=0, n_facts=0, n_consistent=0, chain_complete=row["answer_correct"])  # fmt: skip  # noqa: E501
-        return row
+_FACT = re.compile(
+    r"In (?P<year>\d+), the (?P<division>\w+) division reported (?P<metric>.+) of (?P<value>[\d,]+) (?P<unit>.+)\."
+)
+
+
+def fact_key(ev: dict) -> S.FactKey:
+    """The judge's reading of a gold evidence item: a generated fact is (division, value) qualified by metric and year;
+    an R-manual heading fact is (section title, page)."""
+    m = _FACT.fullmatch(ev["fact"])
+    if m:
+        return S.FactKey(ev["page"], ev["fact"], m["division"], m["value"], (m["metric"], m["year"]))
+    title = re.search(r"'([^']+)'", ev["fact"])
+    return S.FactKey(ev["page"], ev["fact"], title.group(1) if title else ev["fact"], str(ev["value"]))
+
+
+def score(q: dict, traj: Trajectory, size, cfg) -> dict:
+    """The per-question stage scores of one trajectory (the official stages: pages over every question, regions and
+    facts only on pages both gold and predicted)."""
+    gold_pages = sorted({e["page"] for e in q["evidence"]})
     p, r, f1 = S.page_prf(gold_pages, traj.pages)
+    row = {"answer_correct": S.answer_correct(q["answer"], traj.answer), "page_p": p, "page_r": r, "page_f1": f1}
     pred = [(pg, denormalize_box(b, size)) for pg, _, b in traj.regions]
     judge = lambda g, ps: S.box_label(g, ps, cfg.judges.covered, cfg.judges.imprecise)  # noqa: E731
     labels = S.region_labels(q["evidence"], pred, judge)
-    facts = S.fact_labels([e["fact"] for e in q["evidence"]], traj.facts, embed, float(cfg.judges.fact_cosine))
+    keys = [S.FactKey(**k) for k in q["fact_keys"]] if "fact_keys" in q else [fact_key(e) for e in q["evidence"]]
+    facts = S.fact_labels(keys, traj)  # the release's facts carry their own keys (release.py)
     row.update(
-        page_p=p, page_r=r, page_f1=f1, n_gold_boxes=len(labels), n_covered=labels.count("covered"),
-        n_imprecise=labels.count("imprecise"), n_not_covered=labels.count("not_covered"), n_unjudged=labels.count(None),
-        n_facts=len(facts), n_consistent=sum(facts),
+        n_gold_boxes=len(labels), n_covered=labels.count("covered"), n_imprecise=labels.count("imprecise"),
+        n_not_covered=labels.count("not_covered"), n_unjudged=labels.count(None), n_facts=len(facts),
+        n_fact_judged=sum(f is not None for f in facts), n_consistent=sum(f is True for f in facts),
     )  # fmt: skip
-    row["chain_complete"] = bool(row["answer_correct"] and r == 1.0 and row["n_covered"] == len(labels) and all(facts))
+    if not q["answerable"]:
+        row["chain_complete"] = row["answer_correct"]
+    else:
+        row["chain_complete"] = bool(row["answer_correct"] and r == 1.0 and row["n_covered"] == len(labels)
+                                     and all(f is True for f in facts))  # fmt: skip
     return row
 
 
 def _jitter(traj: Trajectory, rng, sigma: float) -> Trajectory:
-    regions = []
-    for pg, lab, b in traj.regions:
-        nb = np.clip(np.asarray(b) + rng.normal(0, sigma, 4), 0, 1)
+    cites = []
+    for c in traj.citations:
+        nb = np.clip(np.asarray(c.box) + rng.normal(0, sigma, 4), 0, 1)
         nb = (min(nb[0], nb[2]), min(nb[1], nb[3]), max(nb[0], nb[2]) + 1e-4, max(nb[1], nb[3]) + 1e-4)
-        regions.append((pg, lab, tuple(float(min(v, 1.0)) for v in nb)))
-    return Trajectory(regions, traj.facts, traj.answer)
+        cites.append(replace(c, box=tuple(float(min(v, 1.0)) for v in nb)))
+    return Trajectory(cites, traj.answer, traj.reasoning)
 
 
 def run_seed(cfg, bench_dir, seed: int, embed: Embedder | None = None) -> tuple[pd.DataFrame, list[dict]]:
@@ -109,17 +127,13 @@ def run_seed(cfg, bench_dir, seed: int, embed: Embedder | None = None) -> tuple[
             outs["oracle_pages"] = answer_trajectory(
                 q["question"], pages, gold_pages, main_g, lam, thr, page_label=label, x_scale=xs
             )  # noqa: E501
-            gold_regions = {}
-            for e in q["evidence"]:
-                gold_regions.setdefault(e["page"], []).append(tuple(e["bbox"]))
             if q["evidence"]:
-                t = answer_trajectory(
+                gold_regions: dict = {}
+                for e in q["evidence"]:
+                    gold_regions.setdefault(e["page"], []).append(tuple(e["bbox"]))
+                outs["oracle_regions"] = answer_trajectory(
                     q["question"], pages, gold_pages, main_g, lam, thr, regions=gold_regions, page_label=label
                 )
-                boxes = [
-                    (e["page"], label(e["page"]), tuple(b / s for b, s in zip(e["bbox"], size * 2))) for e in q["evidence"]
-                ]
-                outs["oracle_regions"] = Trajectory(boxes if t.regions else [], t.facts, t.answer)
                 outs["oracle_facts"] = oracle_fact_trajectory(q["question"], q, sizes, page_label=label)
             else:
                 outs["oracle_regions"] = outs["oracle_facts"] = outs["oracle_pages"]
@@ -134,7 +148,7 @@ def run_seed(cfg, bench_dir, seed: int, embed: Embedder | None = None) -> tuple[
                      "answerable": q["answerable"], "n_evidence": q["n_evidence"], "distance": q["distance"],
                      "distance_bin": q["distance_bin"], "clusters": q["clusters"],
                      "kinds": ",".join(sorted({e["kind"] for e in q["evidence"]})),
-                     **score(q, parsed, size, embed, cfg)}
+                     **score(q, parsed, size, cfg)}
                 )  # fmt: skip
     return pd.DataFrame(rows), trajectories
 
@@ -167,21 +181,46 @@ def _perturb(box, rng, size):
     return str(kind), b
 
 
-def _fact_variants(ev: dict, rng, other: dict) -> list[tuple[str, str, bool]]:
-    """(kind, candidate fact, gold label consistent?) for one gold fact."""
-    m = re.match(r"In (\d+), the (\w+) division reported (.+) of ([\d,]+) (.+)\.", ev["fact"])
-    y, d, metric, v, unit = m.group(1), m.group(2), m.group(3), m.group(4), m.group(5)
+def _fact_variants(ev: dict, rng, other: dict) -> list[tuple[str, str, int, bool]]:
+    """(kind, evidence unit, cited page, gold label consistent?) for one gold fact. The negatives include the
+    official prompt's 'right value but wrong object' (same number, another division or metric) and a right statement
+    cited on another page (not admissible): a judge that only matches numbers gets these wrong."""
+    m = _FACT.fullmatch(ev["fact"])
+    y, d, metric, v, unit = m["year"], m["division"], m["metric"], m["value"], m["unit"]
     val = int(v.replace(",", ""))
     wrong = val + int(rng.choice([-1, 1]) * rng.integers(10, 900))
+    other_division = str(rng.choice([x for x in B.DIVISIONS if x != d]))
+    other_metric, other_unit = B.METRICS[int(rng.choice([i for i, (x, _) in enumerate(B.METRICS) if x != metric]))]
+    page, elsewhere = ev["page"], ev["page"] + 1
     return [
-        ("copy", ev["fact"], True),
-        ("table_style", f"{d} division, {metric} ({unit}), {y}: {val}", True),
-        ("reworded", f"The {metric} of the {d} division in {y} amounted to {v} {unit}.", True),
-        ("wrong_value", f"In {y}, the {d} division reported {metric} of {wrong:,} {unit}.", False),
-        ("wrong_year", f"In {int(y) - 1}, the {d} division reported {metric} of {v} {unit}.", False),
-        ("other_fact", other["fact"], False),
-        ("unrelated", f"The {d} division reviewed its {metric} reporting and met regional partners.", False),
+        ("copy", ev["fact"], page, True),
+        ("table_style", f"{d} division, {metric} ({unit}), {y}: {val}", page, True),
+        ("reworded", f"The {metric} of the {d} division in {y} amounted to {v} {unit}.", page, True),
+        ("wrong_value", f"In {y}, the {d} division reported {metric} of {wrong:,} {unit}.", page, False),
+        ("wrong_year", f"In {int(y) - 1}, the {d} division reported {metric} of {v} {unit}.", page, False),
+        ("other_fact", other["fact"], page, False),
+        ("unrelated", f"The {d} division reviewed its {metric} reporting and met regional partners.", page, False),
+        ("wrong_entity", f"In {y}, the {other_division} division reported {metric} of {v} {unit}.", page, False),
+        ("wrong_metric", f"In {y}, the {d} division reported {other_metric} of {v} {other_unit}.", page, False),
+        ("wrong_page", ev["fact"], elsewhere, False),
     ]
+
+
+FACT_JUDGES = {"fact": S.supports, "fact_numbers_only": S.numbers_only}  # the second: the negative control
+
+
+def _fact_rows(seed: int, ev: dict, rng, other: dict) -> list[dict]:
+    """One labelled case judged through the official path: the unit is written as a cited sentence, parsed, and the
+    fact on its gold page judged on the admissible units (both judges on the same case)."""
+    variants = _fact_variants(ev, rng, other)
+    kind, unit, page, label = variants[int(rng.integers(len(variants)))]
+    parsed = parse(render(Trajectory([Citation(page, str(page), (0.1, 0.1, 0.9, 0.2), unit)], "1")))
+    rows = []
+    for name, judge in FACT_JUDGES.items():
+        judged = S.fact_labels([fact_key(ev)], parsed, judge)[0]
+        rows.append({"seed": seed, "judge": name, "variant": kind, "element_kind": ev["kind"], "gold": str(label),
+                     "judged": str(judged is True)})  # fmt: skip
+    return rows
 
 
 def _answer_variants(q: dict, rng) -> list[tuple[str, str, bool]]:
@@ -201,12 +240,12 @@ def _answer_variants(q: dict, rng) -> list[tuple[str, str, bool]]:
             ("scaled", str(v * 10), False), ("unanswerable", "Unanswerable", False)]  # fmt: skip
 
 
-def run_calibration(cfg, bench_dir, seed: int, embed: Embedder | None = None) -> pd.DataFrame:
+def run_calibration(cfg, bench_dir, seed: int) -> pd.DataFrame:
     """Labelled sets for the three offline judges; the gold label comes from construction (facts, answers) or from the
-    rendered page (boxes: share of the gold element's ink covered, at the official 90% / 10% rule)."""
+    rendered page (boxes: share of the gold element's ink covered, at the official 90% / 10% rule). The fact set is
+    also judged by the numbers-only judge (`fact_numbers_only`), the negative control of the calibration."""
     bm = B.load(bench_dir)
     rng = np.random.default_rng([seed, 23])
-    embed = embed or Embedder(int(cfg.retrieval.minilm_max_tokens))
     dpi = float(cfg.judges.render_dpi)
     rows = []
     evs = [(q, e) for q in bm.questions for e in q["evidence"]]
@@ -230,18 +269,7 @@ def run_calibration(cfg, bench_dir, seed: int, embed: Embedder | None = None) ->
         other = evs[int(rng.integers(len(evs)))][1]
         if other["fact"] == e["fact"]:
             continue
-        kind, cand, label = _fact_variants(e, rng, other)[int(rng.integers(7))]
-        ok = S.fact_labels([e["fact"]], [cand], embed, float(cfg.judges.fact_cosine))[0]
-        rows.append(
-            {
-                "seed": seed,
-                "judge": "fact",
-                "variant": kind,
-                "element_kind": e["kind"],
-                "gold": str(label),
-                "judged": str(ok),
-            }
-        )
+        rows += _fact_rows(seed, e, rng, other)
     qs = bm.questions
     for i in rng.choice(len(qs), size=min(int(cfg.calibration.answers), len(qs)), replace=False):
         q = qs[int(i)]
@@ -290,23 +318,23 @@ def run_real(cfg, questions: list[dict], manual_dir) -> pd.DataFrame:
                                 best = best or (pn, j)
                     found.append((t, best))
                 if any(b is None for _, b in found):
-                    traj = Trajectory([], [], "Unanswerable")
+                    traj = Trajectory([], "Unanswerable")
                 else:
-                    regions, facts = [], []
+                    cites = []
                     for t, (pn, j) in found:
                         page = pages[pn - 1]
                         box = {"page": (0, 0, *page.size), "line": page.lines[j]["bbox"]}.get(g)
                         if box is None:
                             box = next(b["bbox"] for b in page.blocks if j in b["lines"])
-                        regions.append((pn, str(pn), tuple(min(max(v / s, 0.0), 1.0) for v, s in zip(box, page.size * 2))))
-                        facts.append(f"The section titled '{t}' starts on page {pn}.")
+                        norm = tuple(min(max(v / s, 0.0), 1.0) for v, s in zip(box, page.size * 2))
+                        cites.append(Citation(pn, str(pn), norm, f"The section titled '{t}' starts on page {pn}"))
                     answer = str(found[0][1][0]) if len(found) == 1 else min(found, key=lambda f: f[1][0])[0]
-                    traj = Trajectory(regions, facts, answer)
+                    traj = Trajectory(cites, answer)
                 parsed = parse(render(traj), n_pages=len(pages))
                 rows.append({"system": f"{k}_{g}", "qid": q["qid"], "doc_id": q["doc_id"], "op": q["op"],
                              "answerable": True, "n_evidence": q["n_evidence"], "distance": q["distance"],
                              "distance_bin": q["distance_bin"], "clusters": q["clusters"], "kinds": "heading",
-                             **score(q, parsed, pages[0].size, embed, cfg)})  # fmt: skip
+                             **score(q, parsed, pages[0].size, cfg)})  # fmt: skip
     return pd.DataFrame(rows)
 
 

@@ -1,5 +1,6 @@
 """scale: paper only: a multimodal LLM behind a user-configured OpenAI-compatible endpoint answers a question from page
-images in the DocScope trajectory format. Never used by default; nothing here runs without `mllm.base_url` set.
+images in the official DocScope trajectory format (cited sentences, then <answer>). Never used by default; nothing here
+runs without `mllm.base_url` set.
 
 The API key is read from the environment variable DOCSCOPE_API_KEY at call time and is never written anywhere.
 """
@@ -16,11 +17,16 @@ from neurips26.common.docbench.documents import render_page
 from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.docscope.trajectory import Trajectory, parse
 
+# The official inference contract (MiliLab/DocScope code/infer/reasoning_prompts.py), in our words: page images wrapped
+# in global-page markers; every fact-bearing sentence ends with exactly one citation; the final answer in a tag.
 PROMPT = (
-    "You are given pages of a PDF and a question. Output one line per evidence region as "
-    '[page=N, doc_page="printed page label", bbox=[x1,y1,x2,y2]] with the box normalised to [0,1] (top-left origin), '
-    "then the relevant facts between <facts> and </facts> (one per line), then <answer>...</answer>, "
-    "or <answer>Unanswerable</answer> if the document does not answer the question.\nQuestion: {question}"
+    "You are given page images of a PDF, each between the text markers '=== GLOBAL PAGE X (start) ===' and "
+    "'=== GLOBAL PAGE X (end) ===', and a question. Reason in plain prose. Every sentence that states a fact from the "
+    'document must end with exactly one citation [page=N, doc_page="L", bbox=[x1, y1, x2, y2]] and a period, where N '
+    'is the global page number, L the page label printed on the page ("none" if there is none) and the box is '
+    "normalised to [0, 1] with a top-left origin; state one fact per sentence; arithmetic on cited facts needs no "
+    "citation; never cite pages in words. End with <answer> your concise answer </answer>, or <answer> Unanswerable "
+    "</answer> if the document does not answer the question.\nQuestion: {question}"
 )
 
 
@@ -36,10 +42,11 @@ def ask(cfg, pdf_path, pages: list[int], question: str, dpi: float = 72.0, timeo
     for p in pages:
         buf = io.BytesIO()
         Image.fromarray(render_page(pdf_path, p, dpi)).save(buf, format="PNG")
-        content.append({"type": "text", "text": f"page={p}"})
+        content.append({"type": "text", "text": f"=== GLOBAL PAGE {p} (start) ==="})
         content.append(
             {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()}}
         )
+        content.append({"type": "text", "text": f"=== GLOBAL PAGE {p} (end) ==="})
     body = json.dumps({"model": model, "messages": [{"role": "user", "content": content}], "temperature": 0}).encode()
     request = urllib.request.Request(
         base_url.rstrip("/") + "/chat/completions", data=body,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from neurips26.common.docbench.doc_benchmark import answer_of
 from neurips26.papers.docscope.index import Page
-from neurips26.papers.docscope.trajectory import UNANSWERABLE, Trajectory
+from neurips26.papers.docscope.trajectory import UNANSWERABLE, Citation, Trajectory
 
 _Q = [
     ("lookup", re.compile(r"What was the (?P<m>.+?) of the (?P<d>\w+) division in (?P<y>\d{4})\?")),
@@ -140,36 +140,45 @@ def answer_trajectory(
     page_label=str,
     x_scale: float = 0.2,
 ) -> Trajectory:
-    """Read every needed fact from the candidate pages; cite what was read; answer or say Unanswerable."""
+    """Read every needed fact from the candidate pages; state each in one sentence ending with the citation of what
+    was read (with `regions`, the region box the word lies in: the oracle-region variant cites the gold boxes); answer
+    or say Unanswerable."""
     need = understand(question)
     if need is None:
-        return Trajectory([], [], UNANSWERABLE)
+        return Trajectory([], UNANSWERABLE)
     by_number = {p.number: p for p in pages}
     cand = [by_number[c] for c in candidates if c in by_number]
     readings = []
     for d in need.divisions:
         r = read_fact(cand, d, need.metric, need.year, lam, regions, x_scale)
         if r is None or r.score < threshold:
-            return Trajectory([], [], UNANSWERABLE)
+            return Trajectory([], UNANSWERABLE)
         readings.append(r)
-    regions_out, facts = [], []
+    citations = []
     for d, r in zip(need.divisions, readings):
         page = by_number[r.page]
-        box = cite(page, r.word, granularity)
-        entry = (r.page, page_label(r.page), _norm_box(box, page.size))
-        if entry not in regions_out:
-            regions_out.append(entry)
-        facts.append(f"In {need.year}, the {d} division reported {need.metric} of {r.value:,}.")
+        if regions is not None:
+            box = next(b for b in regions[r.page] if _inside(page.words[r.word]["bbox"], b))
+        else:
+            box = cite(page, r.word, granularity)
+        sentence = f"In {need.year}, the {d} division reported {need.metric} of {r.value:,}"
+        citations.append(Citation(r.page, page_label(r.page), _norm_box(box, page.size), sentence))
     answer = answer_of(need.op, need.divisions, [r.value for r in readings])
-    return Trajectory(regions_out, facts, answer)
+    return Trajectory(citations, answer, _REASONING[need.op])
+
+
+_REASONING = {"lookup": "", "difference": "The answer is the first value minus the second.",
+              "total": "The answer is the sum of the cited values.",
+              "highest": "The answer is the division with the largest cited value."}  # fmt: skip
 
 
 def oracle_fact_trajectory(question: str, q: dict, sizes: dict, page_label=str) -> Trajectory:
     """The oracle-fact variant: the gold facts (and their pages and boxes) are given; the reader only computes."""
     need = understand(question)
     if need is None or not q["evidence"]:
-        return Trajectory([], [], UNANSWERABLE)
+        return Trajectory([], UNANSWERABLE)
     values = {ev["division"]: ev["value"] for ev in q["evidence"]}
-    regions = [(ev["page"], page_label(ev["page"]), _norm_box(ev["bbox"], sizes[ev["page"]])) for ev in q["evidence"]]
+    citations = [Citation(ev["page"], page_label(ev["page"]), _norm_box(ev["bbox"], sizes[ev["page"]]),
+                          ev["fact"].rstrip(".")) for ev in q["evidence"]]  # fmt: skip
     answer = answer_of(need.op, need.divisions, [values[d] for d in need.divisions])
-    return Trajectory(regions, [ev["fact"] for ev in q["evidence"]], answer)
+    return Trajectory(citations, answer, _REASONING[need.op])

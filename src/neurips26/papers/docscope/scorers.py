@@ -1,14 +1,17 @@
 """The four stage scorers of DocScope's official code (score_pages / score_bbox / score_facts / score_answer), with offline
 judges in place of the multimodal / LLM judges, and the complete-evidence-chain metric.
 
-- pages: precision, recall, F1 of the predicted page set against the gold pages (per question; macro = mean over
-  questions, micro = pooled counts). Unanswerable questions (no gold pages) are left out of page scoring.
+- pages: precision, recall, F1 of the predicted page set (the pages of the citations) against the gold pages, per
+  question with the official edge cases (unanswerable questions included: no gold and no citation scores 1; an empty
+  prediction has precision 1); macro = mean over questions, micro = pooled counts.
 - regions: only pages both in gold and predicted are judged (as score_bbox.py). Each gold box gets a label against the
   UNION of the predicted boxes on its page: covered (>= 90% of it covered), imprecise (> 10%), not_covered. The offline
   judge measures area coverage (`box_label`); `ink_coverage` measures the share of the gold box's rendered content
   (dark pixels at 144 dpi) that the union covers, the quantity the official 90% rule speaks about (calibration gold).
-- facts: each gold fact is consistent if some predicted fact states all numbers of the gold fact (number matching) and
-  its MiniLM cosine with the gold fact is >= a threshold.
+- facts: as score_facts.py, only the gold facts on pages both in gold and predicted are judged; a judged fact is
+  consistent when the evidence unit immediately before an admissible citation (page field equal to the fact's page)
+  states the same object, the same value and its qualifiers (offline judge `supports`: division, metric, year and
+  value for the generated benchmark); fact score = consistent / judged.
 - answer: an MMLongBench-style rule scorer (numbers: first number of the prediction equals the gold integer, or within
   1% for a float; strings: normalised equality or the normalised gold contained in a short prediction; Unanswerable).
 - chain complete: answer correct AND page recall = 1 AND every gold box covered AND every gold fact consistent.
@@ -17,6 +20,7 @@ judges in place of the multimodal / LLM judges, and the complete-evidence-chain 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,10 +31,17 @@ LABELS = ("covered", "imprecise", "not_covered")
 
 # ---- pages -------------------------------------------------------------------------------------------------------
 def page_prf(gold: list[int], pred: list[int]) -> tuple[float, float, float]:
+    """Official edge cases (score_pages / reasoning_prompts.page_prf): no gold and no prediction -> 1, 1, 1; no gold but
+    a prediction -> precision 0, recall 1, F1 0; a prediction that is empty while gold is not -> precision 1, recall 0."""
     g, p = set(gold), set(pred)
+    if not g and not p:
+        return 1.0, 1.0, 1.0
+    if not g:
+        return 0.0, 1.0, 0.0
+    if not p:
+        return 1.0, 0.0, 0.0
     tp = len(g & p)
-    precision = tp / len(p) if p else 0.0
-    recall = tp / len(g) if g else 0.0
+    precision, recall = tp / len(p), tp / len(g)
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return precision, recall, f1
 
@@ -100,31 +111,57 @@ def numbers(text: str) -> list[float]:
     return out
 
 
-def fact_consistent(gold: str, pred: str, cosine: float, threshold: float) -> bool:
-    """Number matching (every number of the gold fact appears in the predicted one) + MiniLM cosine >= threshold."""
-    pn = numbers(pred)
-    return all(any(abs(g - p) < 1e-9 for p in pn) for g in numbers(gold)) and cosine >= threshold
+@dataclass(frozen=True)
+class FactKey:
+    """What a gold fact asserts, as the official judge reads it: the object (`entity`), the value, and the qualifiers
+    the evidence must also support (R1: year, metric, unit, ...). The official benchmark's facts carry `key_entity` and
+    `key_value`; the generated benchmark's are (division, value) with qualifiers (metric, year)."""
+
+    page: int
+    text: str
+    entity: str
+    value: str
+    qualifiers: tuple[str, ...] = ()
 
 
-def fact_labels(gold: list[str], pred: list[str], embed, threshold: float) -> list[bool]:
-    """For each gold fact: is some predicted fact consistent with it. `embed(texts) -> unit vectors`.
-    The encoder is only asked about pairs it can decide: a pair whose numbers differ is inconsistent whatever its
-    cosine, and an identical pair has cosine 1 (so a job whose facts are all exact or all wrong never loads MiniLM)."""
-    if not gold:
-        return []
-    if not pred:
-        return [False] * len(gold)
-    nums_ok = [[all(any(abs(g - p) < 1e-9 for p in numbers(pf)) for g in numbers(gf)) for pf in pred] for gf in gold]
-    need = any(ok and gf != pf for gf, row in zip(gold, nums_ok) for pf, ok in zip(pred, row))
-    if need:
-        g, p = embed(gold), embed(pred)
-        cos = g @ p.T
-    else:
-        cos = np.ones((len(gold), len(pred)))
-    return [
-        any(nums_ok[i][j] and (gf == pf or float(cos[i, j]) >= threshold) for j, pf in enumerate(pred))
-        for i, gf in enumerate(gold)
-    ]
+def _phrase(needle: str, hay: str) -> bool:
+    """`needle` occurs in `hay` as whole words (case and spacing ignored)."""
+    words = re.findall(r"[^\W_]+", needle.lower())
+    return (
+        bool(words)
+        and re.search(r"(?<![^\W_])" + r"\W+".join(map(re.escape, words)) + r"(?![^\W_])", hay.lower()) is not None
+    )
+
+
+def _value_in(value: str, unit: str) -> bool:
+    wanted = numbers(value)
+    if wanted and re.fullmatch(r"[-\d,.\s%$]+", value.strip()):
+        have = numbers(unit)
+        return all(any(abs(w - h) < 1e-9 for h in have) for w in wanted)
+    return _phrase(value, unit)
+
+
+def supports(key: FactKey, unit: str) -> bool:
+    """Offline fact judge on one evidence unit: the same object, the same value and every qualifier (a right value of
+    another division, metric or year is not_consistent, as in the official prompt's 'right value but wrong object')."""
+    if not key.entity and not key.value:
+        return False  # nothing the offline judge can check (a release fact without key_entity / key_value)
+    return ((not key.entity or _phrase(key.entity, unit)) and (not key.value or _value_in(key.value, unit))
+            and all(_phrase(q, unit) for q in key.qualifiers))  # fmt: skip
+
+
+def numbers_only(key: FactKey, unit: str) -> bool:
+    """The weaker judge kept as a negative control for calibration: every number of the gold fact is in the unit."""
+    have = numbers(unit)
+    return all(any(abs(g - h) < 1e-9 for h in have) for g in numbers(key.text))
+
+
+def fact_labels(keys: list[FactKey], traj, judge=supports) -> list[bool | None]:
+    """The official fact stage (score_facts.py): a gold fact is judged only when its page is both gold and predicted
+    (None otherwise: not counted); it is consistent when some evidence unit before an admissible citation (page field
+    equal to the fact's page; doc_page never counts) supports it. `traj`: a parsed Trajectory."""
+    predicted = set(traj.pages)
+    return [any(judge(k, u) for u in traj.units_on(k.page)) if k.page in predicted else None for k in keys]
 
 
 # ---- answers -----------------------------------------------------------------------------------------------------

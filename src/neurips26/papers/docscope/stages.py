@@ -36,8 +36,7 @@ def benchmark(ctx: StageContext) -> None:
 
 def run(ctx: StageContext) -> None:
     """--input <bench>/documents.json --output runs/seed{s}.csv runs/trajectories_seed{s}.jsonl
-    runs/calibration_seed{s}.csv: every system on the seed's benchmark, then the judge-calibration set (one job, so
-    MiniLM is loaded once)."""
+    runs/calibration_seed{s}.csv: every system on the seed's benchmark, then the judge-calibration set."""
     seed = ctx.require_seed()
     seed_everything(seed)
     set_threads(ctx.threads)
@@ -45,7 +44,7 @@ def run(ctx: StageContext) -> None:
         raise UserError("run writes three files: --output seedN.csv trajectories_seedN.jsonl calibration_seedN.csv")
     embed = experiments.Embedder(int(ctx.cfg.retrieval.minilm_max_tokens))
     frame, trajectories = experiments.run_seed(ctx.cfg, ctx.inputs[0].parent, seed, embed)
-    calibration = experiments.run_calibration(ctx.cfg, ctx.inputs[0].parent, seed, embed)
+    calibration = experiments.run_calibration(ctx.cfg, ctx.inputs[0].parent, seed)
     write_csv(ctx.outputs[0], frame)
     write_text(ctx.outputs[1], "".join(json.dumps(t) + "\n" for t in trajectories))
     write_csv(ctx.outputs[2], calibration)
@@ -90,8 +89,9 @@ def claims(ctx: StageContext) -> None:
         raise UserError("claims needs --input runs/seedN.csv ... runs/calibration_seedN.csv ...")
     write_claims_and_metrics(
         ctx,
-        paper_claims.build(read_csvs(runs), read_csvs(calibration), str(ctx.cfg.main_system),
-                           str(ctx.cfg.claims.region_system)),
+        paper_claims.build(
+            read_csvs(runs), read_csvs(calibration), str(ctx.cfg.main_system), str(ctx.cfg.claims.region_system)
+        ),
     )
 
 
