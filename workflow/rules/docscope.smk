@@ -114,58 +114,27 @@ rule docscope_run_real:
         " --output {output} --threads {threads} > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule docscope_summary:
-    group:
-        "docscope_summary"
-    input:
-        registry="config/claims/docscope.yaml",  # the claims of the abstract the claims stage checks against
-        config="results/docscope/config.yaml",
-        runs=[
-            "results/docscope/runs/real.csv",
-            *sorted({path for pattern in DOCSCOPE_TABLE_INPUTS.values() for path in expand(f"results/docscope/{pattern}", seed=SEEDS)}),
-        ],
-        code=code_files("docscope", "tables", "scorers", "figures", "paper_claims"),
-    output:
-        tables=expand("results/docscope/tables/{table}.csv", table=DOCSCOPE_TABLES),
-        figures=report(
-            expand("results/docscope/figures/{figure}.png", figure=DOCSCOPE_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="docscope",
-            subcategory="figures",
-        ),
-        claims="results/docscope/claims.json",
-        metrics="results/docscope/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "docscope",
+    [
+        *table_steps(
             "docscope",
-            [
-                *table_steps(
-                    "docscope",
-                    {
-                        **{
-                            table: expand(f"results/docscope/{pattern}", seed=SEEDS)
-                            for table, pattern in DOCSCOPE_TABLE_INPUTS.items()
-                        },
-                        "real": ["results/docscope/runs/real.csv"],
-                    },
-                ),
-                *figure_steps("docscope", DOCSCOPE_FIGURES),
-                # the claims are tested per seed: they read each seed's run rows and calibration set (claims v2)
-                claims_step(
-                    "docscope",
-                    expand("results/docscope/runs/seed{seed}.csv", seed=SEEDS)
-                    + expand("results/docscope/runs/calibration_seed{seed}.csv", seed=SEEDS),
-                ),
-            ],
+            {
+                **{
+                    table: expand(f"results/docscope/{pattern}", seed=SEEDS)
+                    for table, pattern in DOCSCOPE_TABLE_INPUTS.items()
+                },
+                "real": ["results/docscope/runs/real.csv"],
+            },
         ),
-    log:
-        "logs/docscope/summary.log",
-    benchmark:
-        "logs/docscope/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 docscope {params.steps} > {log} 2>&1"
+        *figure_steps("docscope", DOCSCOPE_FIGURES),
+        # the claims are tested per seed: they read each seed's run rows and calibration set (claims v2)
+        claims_step(
+            "docscope",
+            expand("results/docscope/runs/seed{seed}.csv", seed=SEEDS)
+            + expand("results/docscope/runs/calibration_seed{seed}.csv", seed=SEEDS),
+        ),
+    ],
+    code=code_files("docscope", "tables", "scorers", "figures", "paper_claims"),
+)
