@@ -32,6 +32,9 @@ def test_at_step_zero_the_planted_attention_is_the_l2r_softmax_by_hand():
     ids = np.array([[0, 1, 3, 0], [3, 2, 1, 1]])
     mask = np.array([[1, 1, 1, 0], [1, 1, 1, 0]], dtype=bool)
     entries = planting.support(kept, ids, mask, chunk=1)
+    assert torch.equal(entries["pair_token"][entries["pair"]], entries["token"])   # each entry's (token, label) pair
+    assert torch.equal(entries["pair_label"][entries["pair"]], entries["label"])
+    assert len(entries["pair_token"]) == 4                                      # 2 support tokens x 2 labels
     grown = planting.TrainablePlanting(f)
     a = grown.dense(entries, torch.tensor([0, 1]), 4).detach().numpy()
     e = math.e

@@ -119,7 +119,7 @@ def fit(variant, data, planted, corpus, train_idx, dev_idx, test_idx, cfg, strea
     row = {"method": name, "p": p, "epochs": len(history),
            "best_epoch": len(history) if fixed else int(np.argmax(history)) + 1, "hit_cap": bool(hit_cap)}
     if model.mix is not None:  # where the learned mixing weights ended
-        row |= {"mix_learned": float(model.mix[0]), "mix_planted": float(model.mix[1])}
+        row |= {"mix_learned": float(model.mix[0].detach()), "mix_planted": float(model.mix[1].detach())}
     return row | metrics.evaluate(test, corpus.Y[test_idx], threshold, corpus.rare), model
 
 

@@ -9,7 +9,8 @@ the current scores at every step; a support fixed at initialisation keeps the pl
 (N, T, L) array) at the cost of not adding tokens during training (README, deviations).
 
 The support is stored as COO entries (doc, position, label, token) sorted by document, so that a batch gathers its
-entries with flat indices and computes one score per entry."""
+entries with flat indices, and as the list of its (token, label) pairs (~k x L of them): each step scores every pair
+once and each entry reads its pair's score (a document repeats tokens, and the pairs are far fewer than the entries)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,11 @@ def support(kept: np.ndarray, ids: np.ndarray, mask: np.ndarray, chunk: int = 64
         n, pos, lab = torch.nonzero(hit, as_tuple=True)
         parts.append((n + first, pos, lab, tok[n, pos]))
     doc, pos, lab, tok = (torch.cat(x) for x in zip(*parts))
-    return {"doc": doc, "pos": pos, "label": lab, "token": tok,
+    pair_tok, pair_lab = np.nonzero(np.isfinite(kept))   # row-major: sorted by token * L + label
+    L = kept.shape[1]
+    pair = np.searchsorted(pair_tok * L + pair_lab, (tok * L + lab).numpy())
+    return {"doc": doc, "pos": pos, "label": lab, "token": tok, "pair": torch.as_tensor(pair),
+            "pair_token": torch.as_tensor(pair_tok), "pair_label": torch.as_tensor(pair_lab),
             "start": torch.searchsorted(doc, torch.arange(len(ids) + 1))}
 
 
@@ -71,7 +76,8 @@ class TrainablePlanting(torch.nn.Module):
         local, sel = batch_entries(entries, docs)
         lab = entries["label"][sel]
         L = self.v.shape[0]
-        weight = segment_softmax(self.scores(entries["token"][sel], lab), local * L + lab, len(docs) * L)
+        pairs = self.scores(entries["pair_token"], entries["pair_label"])   # every support pair, once
+        weight = segment_softmax(pairs[entries["pair"][sel]], local * L + lab, len(docs) * L)
         return local, entries["pos"][sel], lab, weight
 
     def dense(self, entries: dict, docs: torch.Tensor, T: int) -> torch.Tensor:
