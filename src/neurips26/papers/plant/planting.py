@@ -67,7 +67,10 @@ class TrainablePlanting(torch.nn.Module):
 
     def scores(self, tokens: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
         """s(t, l) of paired token and label indices (any equal shapes)."""
-        return (self.u[tokens] * self.v[labels]).sum(-1) + self.bt[tokens] + self.bl[labels]
+        # index_select, not [] indexing: its backward is index_add (fast on CPU), not an accumulating index_put
+        t, lab = tokens.reshape(-1), labels.reshape(-1)
+        out = (self.u.index_select(0, t) * self.v.index_select(0, lab)).sum(-1)
+        return (out + self.bt.index_select(0, t) + self.bl.index_select(0, lab)).view(tokens.shape)
 
     def attention(self, entries: dict, docs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(batch row, position, label, weight) of the batch's entries: for each (document, label) the softmax of
@@ -77,7 +80,7 @@ class TrainablePlanting(torch.nn.Module):
         lab = entries["label"][sel]
         L = self.v.shape[0]
         pairs = self.scores(entries["pair_token"], entries["pair_label"])   # every support pair, once
-        weight = segment_softmax(pairs[entries["pair"][sel]], local * L + lab, len(docs) * L)
+        weight = segment_softmax(pairs.index_select(0, entries["pair"][sel]), local * L + lab, len(docs) * L)
         return local, entries["pos"][sel], lab, weight
 
     def dense(self, entries: dict, docs: torch.Tensor, T: int) -> torch.Tensor:
@@ -92,5 +95,5 @@ def planted_term(zb: torch.Tensor, planting: TrainablePlanting, entries: dict, d
     anyway), from the batch's support entries; gradients flow into zb and into the planting parameters."""
     B, T, L = zb.shape
     local, pos, lab, weight = planting.attention(entries, docs)
-    term = weight * zb.reshape(-1)[(local * T + pos) * L + lab]
-    return torch.zeros(B * L, dtype=zb.dtype).index_put_((local * L + lab,), term, accumulate=True).view(B, L)
+    term = weight * zb.reshape(-1).index_select(0, (local * T + pos) * L + lab)
+    return torch.zeros(B * L, dtype=zb.dtype).index_add(0, local * L + lab, term).view(B, L)
