@@ -27,10 +27,16 @@ def test_long_experiments_run_in_a_tiny_smoke_form():
     states, corpus, tiny = _tiny_case(restarts=1)
     long = compose("plant", ["scale=long"])
     # long's settings with the tiny case's sizes: the experiments, variants and controls long runs
-    cfg = OmegaConf.merge(long, {k: tiny[k] for k in ("l2r", "decoder", "thresholds", "tfidf", "inattention_k")},
-                          {"fractions": [0.5, 1.0], "backbones": {"minilm": {}, "smollm2": {}}})
-    for kind, methods in (("main", {"plant", "laat", "oracle"}), ("fraction", {"plant", "laat", "oracle"}),
-                          ("ablation", {"random_relevance"})):
+    cfg = OmegaConf.merge(
+        long,
+        {k: tiny[k] for k in ("l2r", "decoder", "thresholds", "tfidf", "inattention_k")},
+        {"fractions": [0.5, 1.0], "backbones": {"minilm": {}, "smollm2": {}}},
+    )
+    for kind, methods in (
+        ("main", {"plant", "laat", "oracle"}),
+        ("fraction", {"plant", "laat", "oracle"}),
+        ("ablation", {"random_relevance"}),
+    ):
         rows = experiments.run(kind, "minilm", states, corpus, cfg, 0)[0]
         assert set(rows["method"]) == methods and np.isfinite(rows["macro_f1"]).all()
 
@@ -40,9 +46,11 @@ def test_a_claim_moved_to_long_is_decided_at_long():
     main, rare, fraction, ablation, paired = _tables(0.05)
     paired["oracle_laat_rare"] = 0.005 + np.array([-0.002, 0.0, 0.002])
     claims, _ = paper_claims.build(main, rare, fraction, ablation, paired)
-    at = {scale: {e["id"]: e for e in claims_document("plant", compose("plant", [f"scale={scale}"]), claims,
-                                                      {})["claims"]} for scale in ("default", "long")}
+    at = {
+        scale: {e["id"]: e for e in claims_document("plant", compose("plant", [f"scale={scale}"]), claims, {})["claims"]}
+        for scale in ("default", "long")
+    }
     assert at["default"]["rare_labels"]["decided_at"] == "long"
     assert "decided at scale=long" in at["default"]["rare_labels"]["why_inconclusive"]
-    assert "did not pass" in at["long"]["rare_labels"]["why_inconclusive"]   # at long the control itself decides
+    assert "did not pass" in at["long"]["rare_labels"]["why_inconclusive"]  # at long the control itself decides
     assert at["long"]["beats_laat"]["verdict"] == at["default"]["beats_laat"]["verdict"]

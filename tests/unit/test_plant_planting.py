@@ -16,8 +16,12 @@ from neurips26.papers.plant import method, paper_claims, planting
 
 def _factors():
     # 4 tokens x 2 labels, 1 factor: s(t, l) = u_t v_l + bt_t + bl_l
-    return {"u": np.array([[1.0], [0.5], [-1.0], [0.0]]), "v": np.array([[2.0], [1.0]]),
-            "bt": np.array([0.0, 0.0, 1.0, 0.5]), "bl": np.array([0.0, -1.0])}
+    return {
+        "u": np.array([[1.0], [0.5], [-1.0], [0.0]]),
+        "v": np.array([[2.0], [1.0]]),
+        "bt": np.array([0.0, 0.0, 1.0, 0.5]),
+        "bl": np.array([0.0, -1.0]),
+    }
 
 
 def _table(f):
@@ -26,15 +30,15 @@ def _table(f):
 
 def test_at_step_zero_the_planted_attention_is_the_l2r_softmax_by_hand():
     f = _factors()
-    table = _table(f)   # label 0: scores 2, 1, -1, 0.5; label 1: 1, -0.5, -1, -0.5 (+ biases as written)
+    table = _table(f)  # label 0: scores 2, 1, -1, 0.5; label 1: 1, -0.5, -1, -0.5 (+ biases as written)
     np.testing.assert_allclose(table, [[2.0, 0.0], [1.0, -0.5], [-1.0, -1.0], [0.5, -0.5]])
-    kept = method.inattention(table, 2)   # label 0 keeps tokens {0, 1}; label 1 keeps {0, 1} (0 > -0.5 = -0.5 tie)
+    kept = method.inattention(table, 2)  # label 0 keeps tokens {0, 1}; label 1 keeps {0, 1} (0 > -0.5 = -0.5 tie)
     ids = np.array([[0, 1, 3, 0], [3, 2, 1, 1]])
     mask = np.array([[1, 1, 1, 0], [1, 1, 1, 0]], dtype=bool)
     entries = planting.support(kept, ids, mask, chunk=1)
-    assert torch.equal(entries["pair_token"][entries["pair"]], entries["token"])   # each entry's (token, label) pair
+    assert torch.equal(entries["pair_token"][entries["pair"]], entries["token"])  # each entry's (token, label) pair
     assert torch.equal(entries["pair_label"][entries["pair"]], entries["label"])
-    assert len(entries["pair_token"]) == 4                                      # 2 support tokens x 2 labels
+    assert len(entries["pair_token"]) == 4  # 2 support tokens x 2 labels
     grown = planting.TrainablePlanting(f)
     a = grown.dense(entries, torch.tensor([0, 1]), 4).detach().numpy()
     e = math.e
@@ -65,7 +69,7 @@ def _decoder_and_batch():
 def test_planted_parameters_and_mixing_weights_get_gradients_and_move_after_one_step():
     model, data, f = _decoder_and_batch()
     before = {k: v.detach().clone() for k, v in model.named_parameters()}
-    np.testing.assert_array_equal(before["planting.u"].numpy(), f["u"])     # the L2R factors, copied
+    np.testing.assert_array_equal(before["planting.u"].numpy(), f["u"])  # the L2R factors, copied
     docs = torch.arange(6)
     logits = model(data["H"], data["ids"], data["mask"], data["planted"], docs)
     torch.nn.functional.binary_cross_entropy_with_logits(logits, data["Y"]).backward()
@@ -77,7 +81,7 @@ def test_planted_parameters_and_mixing_weights_get_gradients_and_move_after_one_
     after = dict(model.named_parameters())
     for name in ("planting.u", "planting.v", "planting.bt", "planting.bl", "mix"):
         assert not torch.equal(after[name].detach(), before[name]), name
-    np.testing.assert_array_equal(f["u"], _factors()["u"].astype(np.float32))   # the source factors untouched
+    np.testing.assert_array_equal(f["u"], _factors()["u"].astype(np.float32))  # the source factors untouched
 
 
 def test_at_step_zero_plant_uses_only_the_planted_attention_and_laat_is_the_same_decoder_without_it():
@@ -91,7 +95,7 @@ def test_at_step_zero_plant_uses_only_the_planted_attention_and_laat_is_the_same
     torch.manual_seed(0)
     laat = method.Decoder(3, 2, 2, 0.0, None)
     assert {k for k, _ in laat.named_parameters()} == {"proj.weight", "proj.bias", "u", "beta", "bias"}
-    for name, p in laat.named_parameters():                                  # the same initial weights (same seed)
+    for name, p in laat.named_parameters():  # the same initial weights (same seed)
         assert torch.equal(p, dict(model.named_parameters())[name])
 
 
@@ -102,5 +106,5 @@ def test_removed_minus_half_goes_negative_when_random_relevance_keeps_the_gain()
     claims, _ = paper_claims.build(main, rare, fraction, ablation, paired)
     entry = {c.id: c.to_json("default", "embedded") for c in claims}["ablation_l2r"]
     removed = entry["tests"][1]
-    assert removed["estimate"] < 0 and entry["verdict"] == "fails"           # 0.5 * 2 - 2 = -1 point
+    assert removed["estimate"] < 0 and entry["verdict"] == "fails"  # 0.5 * 2 - 2 = -1 point
     assert isinstance(paired, pd.DataFrame)

@@ -44,11 +44,15 @@ def curves(seed: int, epochs: int) -> dict:
             pred = (probs >= metrics.best_threshold(probs, corpus.Y[dv], grid)).astype(np.float32)
             history.append(100 * metrics.macro_f1(pred, corpus.Y[dv]))
 
-        row, model = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, [seed, 15, 0, 1000], factors,
-                                     on_epoch=record)
-        out[variant[0]] = {"dev_macro_f1": history, "seconds": time.perf_counter() - started,
-                           "test_macro_f1_last": 100 * row["macro_f1"],
-                           "mix": [row.get("mix_learned"), row.get("mix_planted")]}
+        row, model = experiments.fit(
+            variant, data, planted, corpus, tr, dv, te, cfg, [seed, 15, 0, 1000], factors, on_epoch=record
+        )
+        out[variant[0]] = {
+            "dev_macro_f1": history,
+            "seconds": time.perf_counter() - started,
+            "test_macro_f1_last": 100 * row["macro_f1"],
+            "mix": [row.get("mix_learned"), row.get("mix_planted")],
+        }
     return out
 
 
