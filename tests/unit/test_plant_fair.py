@@ -45,8 +45,9 @@ def test_oracle_relevance_uses_test_labels_and_l2r_only_training_documents():
     cfg = OmegaConf.create({"l2r": {"factors": 4, "sigma": 0.5, "ndcg_k": 2, "lr": 0.05, "weight_decay": 0.0,
                                     "list_relevant": 2, "list_random": 2, "steps": 1}})
     train = np.arange(4)
-    tables, _, vocab_of = experiments.tables_for(states, corpus, train, cfg, np.random.default_rng(0),
-                                                 kinds=("l2r", "oracle"))
+    tables, _, vocab_of, factors = experiments.tables_for(states, corpus, train, cfg, np.random.default_rng(0),
+                                                          kinds=("l2r", "oracle"))
+    assert factors["oracle"]["u"].shape == (4, 4) and not factors["oracle"]["u"][-1].any()   # zero unseen row
     assert tables["oracle"].shape == tables["l2r"].shape == (4, 1)      # 3 seen tokens + the unseen row
     X = mi.presence(vocab_of[ids], mask, 3)
     nmi_train = mi.mutual_information(X[train], Y[train])[1][:, 0]
@@ -57,9 +58,10 @@ def test_oracle_relevance_uses_test_labels_and_l2r_only_training_documents():
 def _tables(oracle_gain, random_gain=-0.01, plant_gain=(-0.02, -0.01, -0.03)):
     """Tables of three seeds: the paired differences (fractions of macro-F1) per seed, and context tables."""
     cols = ["macro_f1", "macro_f1_rare", "macro_f1_frequent", "runs_hit_cap"]
-    main = pd.DataFrame([{"backbone": b, "method": m, "macro_f1": f, "runs_hit_cap": 0}
+    main = pd.DataFrame([{"backbone": b, "method": m, "macro_f1": f, "p5": 0.4, "micro_f1": 0.3, "runs_hit_cap": 0}
                          for b in ("minilm", "smollm2") for m, f in (("plant", 0.05), ("laat", 0.07))]
-                        + [{"backbone": "tfidf", "method": "tfidf_lr", "macro_f1": 0.06, "runs_hit_cap": 0}])
+                        + [{"backbone": "tfidf", "method": "tfidf_lr", "macro_f1": 0.06, "p5": 0.5, "micro_f1": 0.4,
+                            "runs_hit_cap": 0}])
     rare = pd.DataFrame([{"backbone": "minilm", "method": m, "bin": b, "macro_f1": 0.05}
                          for m in ("plant", "laat") for b in ("rare", "frequent")])
     fraction = pd.DataFrame({"fraction": [0.1, 1.0], "gap_macro_f1": [0.0, -0.02], "runs_hit_cap": [0, 0]})
@@ -69,6 +71,10 @@ def _tables(oracle_gain, random_gain=-0.01, plant_gain=(-0.02, -0.01, -0.03)):
     paired = pd.DataFrame({"seed": [0, 1, 2], "plant_laat": plant_gain, "plant_laat_rare": 0.0 + jitter,
                            "plant_laat_frequent": 0.0 - jitter, "smollm2_plant_laat": -0.01 + jitter,
                            "small_fraction_plant_laat": 0.01 + jitter, "random_laat": random_gain + jitter,
+                           "smollm2_oracle_laat": 0.02 + jitter, "small_fraction_oracle_laat": 0.06 + jitter,
+                           "plant_laat_p5": 0.01 + jitter, "plant_laat_micro": 0.0 + jitter,
+                           "tfidf_plant": 0.01 + jitter, "tfidf_plant_p5": 0.02 + jitter,
+                           "tfidf_plant_micro": 0.03 + jitter,
                            "oracle_laat": oracle_gain + jitter, "oracle_laat_rare": 0.08 + jitter,
                            "oracle_laat_frequent": 0.01 + jitter, "small_fraction": 0.1})
     return main, rare, fraction, ablation, paired
@@ -90,11 +96,17 @@ def test_positive_control_passes_when_the_oracle_beats_laat_and_gates_the_verdic
     np.testing.assert_allclose(removed["test"]["estimate"], 100 * (0.5 * 0.05 - (-0.01)), rtol=1e-6)
     assert all(c["passed"] for c in by_id["ablation_l2r"]["controls"])
     assert all(c["passed"] for c in by_id["rare_labels"]["controls"])      # 8 points on rare labels, 1 on frequent
-    assert metrics["decoder_runs_hit_cap"] == 2                            # the two ablation-only rows
+    assert metrics["decoder_runs_hit_cap"] == 1                            # the ablation-only row (random relevance)
     # the oracle below LAAT: the control does not pass, and a failing test no longer reads "fails"
     beats = _verdicts(oracle_gain=-0.01, plant_gain=(-0.019, -0.02, -0.021))["beats_laat"]
     assert beats["controls"][0]["passed"] is False and beats["outcome"] == "fails"
-    assert beats["verdict"] == "inconclusive" and "oracle" in beats["why_inconclusive"]
+    assert beats["verdict"] == "inconclusive" and "scale=long" in beats["why_inconclusive"]
+    assert beats["decided_at"] == "long"                                   # the rule: a failed control -> long
+    assert by_id["beats_laat"]["decided_at"] == "default"                  # ... a passing one keeps default
+    # at scale=long (its design built) the same failing control gates the verdict itself
+    long = {c.id: c.to_json("long", "embedded") for c in paper_claims.build(
+        *_tables(oracle_gain=-0.01, plant_gain=(-0.019, -0.02, -0.021)))[0]}["beats_laat"]
+    assert long["verdict"] == "inconclusive" and "oracle" in long["why_inconclusive"]
 
 
 def test_a_mean_gain_whose_interval_straddles_zero_is_inconclusive_and_a_steady_one_holds():
@@ -138,7 +150,8 @@ def test_paired_table_differences_within_each_seed_after_averaging_restarts():
             for name, f in (("plant", 0.10 + seed / 100 + restart / 100), ("laat", 0.08 + seed / 10),
                               ("random_relevance", 0.07), ("oracle", 0.2)):
                 rows.append({"backbone": "minilm", "method": name, "seed": seed, "restart": restart,
-                             "fraction": 1.0, "macro_f1": f, "macro_f1_rare": f / 2, "macro_f1_frequent": f * 2})
+                             "fraction": 1.0, "macro_f1": f, "macro_f1_rare": f / 2, "macro_f1_frequent": f * 2,
+                             "p5": f + 0.3, "micro_f1": f + 0.2})
     runs = pd.DataFrame(rows + [{**r, "fraction": 0.1, "macro_f1": r["macro_f1"] + 0.01}
                                 for r in rows if r["method"] in ("plant", "laat")])
     paired = tables.table_paired(runs).set_index("seed")
@@ -146,30 +159,34 @@ def test_paired_table_differences_within_each_seed_after_averaging_restarts():
     np.testing.assert_allclose(paired["small_fraction_plant_laat"], paired["plant_laat"])
     np.testing.assert_allclose(paired["oracle_laat_rare"], [(0.2 - 0.08) / 2, (0.2 - 0.18) / 2])
     assert paired["smollm2_plant_laat"].isna().all() and (paired["small_fraction"] == 0.1).all()
+    np.testing.assert_allclose(paired["plant_laat_p5"], paired["plant_laat"])         # P@5 beside, same pairs
+    assert paired["tfidf_plant"].isna().all()                                         # no TF-IDF rows here
 
 
-def _tiny_run(kind, protocol, restarts=2):
-    states, corpus, cfg = _tiny_case(protocol, restarts, stopping=None)   # the patience rule (no stopping key)
-    return experiments.run(kind, "minilm", states, corpus, cfg, 0)[0]
-
-
-def test_laat_threshold_protocol_evaluates_every_decoder_at_laats_threshold(monkeypatch):
+def test_every_decoder_takes_its_own_dev_tuned_threshold(monkeypatch):
     from neurips26.papers.plant import metrics
 
-    calls = iter(np.linspace(0.01, 0.99, 10_000))   # every dev tuning returns a new threshold: no equal by chance
-    monkeypatch.setattr(metrics, "best_threshold", lambda probs, Y, grid: float(next(calls)))
-    main = _tiny_run("main", "laat")
-    ablation = _tiny_run("ablation", "laat")
-    assert sorted(ablation["method"].unique()) == ["oracle", "random_relevance"]   # LAAT trained, not reported
-    assert len(ablation) == 4 and len(main) == 4                                      # 2 variants x 2 restarts
-    for r in (0, 1):
-        laat = main.loc[(main["method"] == "laat") & (main["restart"] == r), "threshold"].iloc[0]
-        assert (main.loc[main["restart"] == r, "threshold"] == laat).all()
-        assert ablation.loc[ablation["restart"] == r, "threshold"].nunique() == 1   # its own LAAT's (same model)
-    per_method = _tiny_run("main", "per_method")
-    assert per_method.groupby("restart")["threshold"].nunique().eq(2).all()         # each method its own
-    pd.testing.assert_series_equal(per_method.loc[per_method["method"] == "laat", "epochs"].reset_index(drop=True),
-                                   main.loc[main["method"] == "laat", "epochs"].reset_index(drop=True))
+    seen = []
+
+    def best(probs, Y, grid):   # records the dev probabilities each threshold is tuned on
+        seen.append(probs.copy())
+        return float(grid[len(seen) % len(grid)])
+
+    monkeypatch.setattr(metrics, "best_threshold", best)
+    states, corpus, cfg = _tiny_case(restarts=1)
+    main = experiments.run("main", "minilm", states, corpus, cfg, 0)[0]
+    assert list(main["method"]) == ["plant", "laat", "oracle"]
+    assert len(seen) == 3 and main["threshold"].nunique() == 3              # one tuning per decoder, on its own dev
+    assert not np.allclose(seen[0], seen[1])                                 # probabilities (PLANT's, LAAT's)
+
+
+def test_variants_per_experiment_and_unknown_names_refused():
+    _, _, cfg = _tiny_case()
+    assert [v[0] for v in experiments.variants_of("fraction", cfg)] == ["plant", "laat", "oracle"]
+    assert [v[0] for v in experiments.variants_of("ablation", cfg)] == ["random_relevance"]
+    assert experiments.ABLATIONS["frozen_table"][3] == "frozen"             # the old design: an ablation by name
+    with pytest.raises(UserError, match="unknown"):
+        experiments.variants_of("main", OmegaConf.merge(cfg, {"ablations": ["oracle"]}))
 
 
 def test_run_restarts_per_backbone_and_fraction():
@@ -232,7 +249,7 @@ def test_dev_scores_by_hand():
         metrics.dev_score(probs, Y, grid, "f1")
 
 
-def _tiny_case(protocol="laat", restarts=2, stopping="fixed"):
+def _tiny_case(restarts=2, stopping="fixed"):
     rng = np.random.default_rng(0)
     n, T, V = 16, 4, 6
     ids = rng.integers(0, V, (n, T))
@@ -247,41 +264,23 @@ def _tiny_case(protocol="laat", restarts=2, stopping="fixed"):
         "l2r": {"factors": 4, "sigma": 0.5, "ndcg_k": 2, "lr": 0.05, "weight_decay": 0.0, "list_relevant": 2,
                 "list_random": 2, "steps": 2},
         "inattention_k": 2, "decoder": {"hidden": 4, "lr": 0.05, "batch": 4, "patience": 1, "max_epochs": 3,
-                                        "threshold": protocol, **({"stopping": stopping} if stopping else {})},
+                                        **({"stopping": stopping} if stopping else {})},
         "thresholds": [0.1, 0.3, 0.5, 0.7, 0.9], "tfidf": {"enabled": False}, "fractions": [0.5, 1.0],
-        "ablations": ["random_relevance", "oracle"], "restarts": restarts, "backbones": {"minilm": {}}})
+        "ablations": ["random_relevance"], "controls": ["oracle"], "restarts": restarts, "backbones": {"minilm": {}}})
     return states, corpus, cfg
-
-
-def test_ablation_with_the_main_runs_laat_thresholds_equals_training_that_laat_again():
-    states, corpus, cfg = _tiny_case()
-    main = experiments.run("main", "minilm", states, corpus, cfg, 3)[0]
-    thresholds = experiments.laat_thresholds_of(main, "minilm", 3)
-    assert sorted(thresholds) == [(1.0, 0), (1.0, 1)]
-    again = experiments.run("ablation", "minilm", states, corpus, cfg, 3)[0]
-    shared = experiments.run("ablation", "minilm", states, corpus, cfg, 3, thresholds)[0]
-    pd.testing.assert_frame_equal(shared, again)   # bit for bit: the same LAAT, hence the same thresholds
-    # the thresholds passed are the ones used (a different one changes the rows)
-    moved = experiments.run("ablation", "minilm", states, corpus, cfg, 3,
-                            {k: 0.9 if v != 0.9 else 0.1 for k, v in thresholds.items()})[0]
-    assert not (moved["threshold"].to_numpy() == again["threshold"].to_numpy()).any()
-    with pytest.raises(UserError, match="no LAAT threshold"):
-        experiments.run("ablation", "minilm", states, corpus, cfg, 3, {(1.0, 0): 0.5})
-    with pytest.raises(UserError, match="no LAAT rows"):
-        experiments.laat_thresholds_of(main, "minilm", 4)
 
 
 def test_the_table_cache_across_restarts_changes_nothing():
     states, corpus, cfg = _tiny_case()
     rng = np.random.default_rng(1)
     tr, dv, te = corpus.index("train"), corpus.index("dev"), corpus.index("test")
-    planted, _, vocab_of = experiments.tables_for(states, corpus, tr, cfg, rng, {"l2r", "oracle"})
+    planted, _, vocab_of, factors = experiments.tables_for(states, corpus, tr, cfg, rng, {"l2r", "oracle"})
     data = experiments._tensors(states, corpus, vocab_of)
     cache = {}
     for restart in (0, 1):
-        for variant in (experiments.MAIN[0], experiments.ABLATIONS["oracle"]):
+        for variant in (experiments.MAIN[0], experiments.CONTROLS["oracle"], experiments.ABLATIONS["frozen_table"]):
             stream = [0, 15, restart, 1000]
-            fresh = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, 0.5)[0]
-            cached = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, 0.5, cache=cache)[0]
+            fresh = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, factors)[0]
+            cached = experiments.fit(variant, data, planted, corpus, tr, dv, te, cfg, stream, factors, cache=cache)[0]
             pd.testing.assert_frame_equal(pd.DataFrame([cached]), pd.DataFrame([fresh]))
-    assert sorted(cache) == [("l2r", True), ("oracle", True)]
+    assert sorted(cache) == [("l2r", "frozen"), ("l2r", "trainable"), ("oracle", "trainable")]

@@ -87,7 +87,9 @@ def test_the_scorer_learns_to_rank_planted_grades():
 
     cfg = OmegaConf.create({"factors": 8, "lr": 0.05, "weight_decay": 0.0, "steps": 150, "list_relevant": 6,
                             "list_random": 10, "sigma": 0.5, "ndcg_k": 6})
-    table, history = l2r.train_scorer(rel, cfg, rng)
+    table, history, factors = l2r.train_scorer(rel, cfg, rng)
+    rebuilt = factors["u"] @ factors["v"].T + factors["bt"][:, None] + factors["bl"]
+    np.testing.assert_allclose(rebuilt, table, rtol=1e-5, atol=1e-5)          # the factors are the table's
     assert history[-1] > history[0] and history[-1] > 0.8
     assert np.mean([_ndcg(table[:, j], rel[:, j], 6) for j in range(5)]) > 0.8
 

@@ -94,8 +94,6 @@ rule plant_run:
     input:
         dataset="results/plant/data/seed{seed}/dataset.json",
         states="results/plant/states/seed{seed}/{backbone}.npz",
-        # the ablation run reads LAAT's thresholds from the main run of its seed (the same LAAT: not trained twice)
-        main=lambda w: f"results/plant/runs/{w.backbone}_main/seed{w.seed}.csv" if w.experiment == "ablation" else [],
         config="results/plant/config.yaml",
         code=code_files("plant", exclude=["tables", "figures", "paper_claims"]),
     output:
@@ -108,14 +106,12 @@ rule plant_run:
         "logs/plant/run_{backbone}_{experiment}_seed{seed}.log",
     benchmark:
         "logs/plant/benchmarks/run_{backbone}_{experiment}_seed{seed}.tsv"
-    # the ablation jobs are the longest: first once their main run is done, so that none runs alone at the end
-    priority: lambda wildcards: 1 if wildcards.experiment == "ablation" else 0
     threads: 1
     resources:
         mem_mb=3000,
         runtime=30,
     shell:
-        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states} {input.main}"
+        "python -m neurips26 plant run --config {input.config} --input {input.dataset} {input.states}"
         " --seed {wildcards.seed} --output {output} --threads {threads} experiment={wildcards.experiment} > {log} 2>&1"
 
 
@@ -137,7 +133,7 @@ rule plant_run_main:
         "logs/plant/run_{backbone}_main_seed{seed}.log",
     benchmark:
         "logs/plant/benchmarks/run_{backbone}_main_seed{seed}.tsv"
-    # the MiniLM main runs first: each one's ablation run waits for it
+    # the MiniLM main runs (PLANT, LAAT, the oracle, two restarts: the longest jobs) first, so none runs alone at the end
     priority: lambda wildcards: 2 if wildcards.backbone == "minilm" else 0
     threads: 1
     resources:

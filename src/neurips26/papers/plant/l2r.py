@@ -82,11 +82,15 @@ class Scorer(torch.nn.Module):
         with torch.no_grad():
             return (self.u @ self.v.T + self.bt[:, None] + self.bl[None]).numpy()
 
+    def factors(self) -> dict:
+        """The trained factors and biases {u, v, bt, bl} (what planting copies into the decoder, planting.py)."""
+        return {name: getattr(self, name).detach().numpy().copy() for name in ("u", "v", "bt", "bl")}
 
-def train_scorer(rel: np.ndarray, cfg, rng: np.random.Generator) -> tuple[np.ndarray, list[float]]:
+
+def train_scorer(rel: np.ndarray, cfg, rng: np.random.Generator) -> tuple[np.ndarray, list[float], dict]:
     """Fit the scorer to the (V, L) grades; each step ranks, for every label, a list of `list_relevant` tokens drawn
     from its graded tokens and `list_random` uniform ones. Returns the (V, L) score table and the mean NDCG@k of the
-    sampled lists per logged step."""
+    sampled lists per logged step, and the factors (Scorer.factors)."""
     V, L = rel.shape
     torch.manual_seed(int(rng.integers(2**31)))
     model = Scorer(V, L, int(cfg.factors))
@@ -112,4 +116,4 @@ def train_scorer(rel: np.ndarray, cfg, rng: np.random.Generator) -> tuple[np.nda
         if step % 20 == 0 or step == int(cfg.steps) - 1:
             with torch.no_grad():
                 history.append(float(ndcg(scores, r, int(cfg.ndcg_k)).mean()))
-    return model.table(), history
+    return model.table(), history, model.factors()

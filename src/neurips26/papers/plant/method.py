@@ -1,10 +1,14 @@
 """The label-wise attention decoder over frozen token states, with PLANT's planted attention.
 
 Z = tanh(H P) (LAAT's projection); learned attention a_lin = softmax_t(Z u_l) (random init, as LAAT);
-planted attention a_pl = softmax_t(S[token_t, l]) over the tokens a label keeps after inattention (its top-k tokens of
-the pretrained table S; tokens it does not keep get -inf, and a document holding none of them gets a_pl = 0);
-a = (1 - p) a_lin + p a_pl; logit_l = beta_l . sum_t a_{t,l} Z_t + b_l; binary cross-entropy.
-p = 0 is LAAT. The planted table is the pretrained L2R scorer's (V, L) score table, kept frozen.
+logit_l = beta_l . sum_t a_{t,l} Z_t + b_l; binary cross-entropy. Three forms of one decoder:
+- LAAT: a = a_lin (no planting);
+- PLANT (`planting`, planting.py): a = w_lin a_lin + w_pl a_pl with a_pl the softmax of TRAINABLE planted scores
+  initialised from the L2R scorer's factors and biases, and the mixing weights (w_lin, w_pl) trainable too, starting
+  at xcube's initialisation (all weight on planting: (0, 1), `decoder.mix_init`);
+- the frozen-table ablation (`p`, `table`): a = (1 - p) a_lin + p a_pl, a_pl = softmax_t(S[token_t, l]) of the
+  pretrained (V, L) score table S kept frozen, over the tokens a label keeps after inattention (its top-k tokens of
+  S; a document holding none of them gets a_pl = 0). This was the design before issue #65, kept only as an ablation.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import numpy as np
 import torch
 
 from neurips26.common.models import optim
+from neurips26.papers.plant.planting import TrainablePlanting, planted_term
 
 
 def inattention(table: np.ndarray, k: int | None) -> np.ndarray:
@@ -53,14 +58,20 @@ def _pad_masked(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 
 class Decoder(torch.nn.Module):
-    def __init__(self, dim: int, hidden: int, labels: int, p: float, table: np.ndarray | None):
+    def __init__(self, dim: int, hidden: int, labels: int, p: float, table: np.ndarray | None,
+                 planting: TrainablePlanting | None = None, mix_init=(0.0, 1.0)):
         super().__init__()
+        if planting is not None and p > 0:
+            raise ValueError("a decoder plants either trainable factors (planting) or a frozen table (p > 0)")
         self.proj = torch.nn.Linear(dim, hidden)
         self.u = torch.nn.Parameter(torch.randn(labels, hidden) / hidden ** 0.5)
         self.beta = torch.nn.Parameter(torch.randn(labels, hidden) / hidden ** 0.5)
         self.bias = torch.nn.Parameter(torch.full((labels,), -3.0))  # ~5% prior: labels are sparse
         self.p = p
         self.register_buffer("table", torch.as_tensor(table) if table is not None else None)
+        self.planting = planting
+        # (w_lin, w_pl): trainable mixing weights of the learned and the planted attention (xcube's XMLAttention.wgts)
+        self.mix = torch.nn.Parameter(torch.tensor(mix_init, dtype=torch.float32)) if planting is not None else None
 
     def attention(self, H, ids, mask):
         z = torch.tanh(self.proj(H))
@@ -71,7 +82,14 @@ class Decoder(torch.nn.Module):
 
     def forward(self, H, ids, mask, planted: dict | None = None, docs: torch.Tensor | None = None):
         """Logits (B, L). With `planted` (sparse_planted of the corpus) and the batch's document indices `docs`, the
-        planted term is computed from the sparse entries (same value as the dense path, much cheaper)."""
+        planted term is computed from the sparse entries (same value as the dense path, much cheaper). A trainable
+        planting needs `planted` (planting.support of the corpus) and `docs`."""
+        if self.planting is not None:
+            z = torch.tanh(self.proj(H))
+            a = torch.softmax(_pad_masked(z @ self.u.T, mask), 1)
+            zb = z @ self.beta.T
+            learned = (a * zb).sum(1)
+            return self.mix[0] * learned + self.mix[1] * planted_term(zb, self.planting, planted, docs) + self.bias
         if self.p == 0 or planted is None:
             z, a = self.attention(H, ids, mask)
             return (a * (z @ self.beta.T)).sum(1) + self.bias

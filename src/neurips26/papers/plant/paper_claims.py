@@ -9,7 +9,9 @@ inconclusive when it straddles it. Values in macro-F1 points. The bounds are tho
 
 The positive control (`oracle`) puts the oracle relevance (MI over all documents, test labels included, planted like
 PLANT) in PLANT's place under the same tests: if it does not pass, the tests cannot pass at this scale and the claim is
-inconclusive (common/pipeline/claims.py `decide`)."""
+inconclusive (common/pipeline/claims.py `decide`). Rule (issue #65 item 4, fixed before the default run): a claim whose
+required control fails is decided at the `long` scale (`decided_at: long`; config/plant/scale/long.yaml), so its
+verdict names the scale that can decide it."""
 
 from __future__ import annotations
 
@@ -19,7 +21,16 @@ from neurips26.common.pipeline.claims import Claim, Control, SeedTest
 
 PTS = 100.0
 RARE_BOUND = 5.0  # points: the brief's "clear margin (> 5 points)" on rare labels
-ORACLE = "oracle relevance: L2R grades from MI over all documents, test labels included, planted like PLANT (MiniLM)"
+ORACLE = ("oracle relevance: L2R grades from MI over all documents, test labels included, planted and fine-tuned "
+          "like PLANT (MiniLM)")
+ORACLE_SMOLLM2 = ORACLE.replace("(MiniLM)", "(SmolLM2 layer 6)")
+
+
+def _gated(claim: Claim) -> Claim:
+    """The rule above: a required control that fails here moves the claim's deciding scale to long."""
+    if any(c.required and c.passed() is False for c in claim.controls):
+        claim.decided_at = "long"
+    return claim
 
 
 def _points(p: pd.DataFrame, column) -> pd.Series:
@@ -46,7 +57,22 @@ def _beats_laat(main: pd.DataFrame, p: pd.DataFrame) -> Claim:
                           SeedTest("oracle - LAAT macro-F1 (MiniLM)", _points(p, "oracle_laat"), ">", 0.0))],
         measured={"plant_macro_f1": _get(main, "minilm", "plant", "macro_f1"),
                   "laat_macro_f1": _get(main, "minilm", "laat", "macro_f1"),
-                  "tfidf_lr_macro_f1": _get(main, "tfidf", "tfidf_lr", "macro_f1")})
+                  "tfidf_lr_macro_f1": _get(main, "tfidf", "tfidf_lr", "macro_f1"),
+                  "plant_p5": _get(main, "minilm", "plant", "p5"), "laat_p5": _get(main, "minilm", "laat", "p5"),
+                  "tfidf_lr_p5": _get(main, "tfidf", "tfidf_lr", "p5"),
+                  "plant_micro_f1": _get(main, "minilm", "plant", "micro_f1"),
+                  "laat_micro_f1": _get(main, "minilm", "laat", "micro_f1"),
+                  "tfidf_lr_micro_f1": _get(main, "tfidf", "tfidf_lr", "micro_f1")},
+        per_seed=_beside(p))
+
+
+def _beside(p: pd.DataFrame) -> dict:
+    """Per seed, beside the macro-F1 test (issue #65 item 3): PLANT - LAAT on P@5 and micro-F1, and TF-IDF LR -
+    PLANT on macro-F1, P@5 and micro-F1 (points)."""
+    names = {"PLANT - LAAT P@5": "plant_laat_p5", "PLANT - LAAT micro-F1": "plant_laat_micro",
+             "TF-IDF LR - PLANT macro-F1": "tfidf_plant", "TF-IDF LR - PLANT P@5": "tfidf_plant_p5",
+             "TF-IDF LR - PLANT micro-F1": "tfidf_plant_micro"}
+    return {name: _points(p, col) for name, col in names.items() if col in p}
 
 
 def _architecture_agnostic(main: pd.DataFrame, p: pd.DataFrame) -> Claim:
@@ -56,6 +82,8 @@ def _architecture_agnostic(main: pd.DataFrame, p: pd.DataFrame) -> Claim:
         [SeedTest("PLANT - LAAT macro-F1 (SmolLM2)", _points(p, "smollm2_plant_laat"), ">", 0.0)],
         ["tables/paired.csv", "tables/main.csv"],
         {"value": None, "where": "abstract names Mistral, LLaMA, DeepSeek and Phi-3 backbones (no number)"},
+        controls=[Control("oracle_smollm2", "positive", ORACLE_SMOLLM2,
+                          SeedTest("oracle - LAAT macro-F1 (SmolLM2)", _points(p, "smollm2_oracle_laat"), ">", 0.0))],
         measured={"plant_macro_f1": _get(main, "smollm2", "plant", "macro_f1"),
                   "laat_macro_f1": _get(main, "smollm2", "laat", "macro_f1")})
 
@@ -93,6 +121,13 @@ def _data_efficiency(p: pd.DataFrame) -> Claim:
                                                                          - p["plant_laat"]), ">", 0.0)],
         ["tables/paired.csv", "tables/fraction.csv", "figures/data_efficiency.png"],
         {"value": None, "where": "abstract: 'Gains are especially pronounced in few-shot settings' (no number)"},
+        controls=[Control("oracle_smallest_fraction", "positive", ORACLE + " at the smallest fraction",
+                          SeedTest("oracle - LAAT macro-F1, smallest fraction", _points(p, "small_fraction_oracle_laat"),
+                                   ">", 0.0)),
+                  Control("oracle_smallest_minus_full", "positive", ORACLE + "; its gap at the smallest fraction "
+                          "minus its gap with all training documents",
+                          SeedTest("oracle: gap at smallest fraction - gap at full data",
+                                   _points(p, p["small_fraction_oracle_laat"] - p["oracle_laat"]), ">", 0.0))],
         measured={"smallest_fraction": smallest})
 
 
@@ -135,9 +170,9 @@ def _state_of_the_art() -> Claim:
 def build(main: pd.DataFrame, rare: pd.DataFrame, fraction: pd.DataFrame, ablation: pd.DataFrame,
           paired_table: pd.DataFrame):
     p = paired_table.sort_values("seed")
-    claims = [_beats_laat(main, p), _architecture_agnostic(main, p), _rare_labels(p), _data_efficiency(p),
-              _ablation_l2r(p), _state_of_the_art()]
-    runs_hit_cap = int(main["runs_hit_cap"].sum() + ablation.loc[~ablation["method"].isin(["plant", "laat"]),
+    claims = [_gated(c) for c in (_beats_laat(main, p), _architecture_agnostic(main, p), _rare_labels(p),
+                                  _data_efficiency(p), _ablation_l2r(p))] + [_state_of_the_art()]
+    runs_hit_cap = int(main["runs_hit_cap"].sum() + ablation.loc[~ablation["method"].isin(["plant", "laat", "oracle"]),
                                                                   "runs_hit_cap"].sum()
                        + fraction.loc[fraction["fraction"] < 1, "runs_hit_cap"].sum())
     metrics = {"main": main.to_dict("records"), "paired": p.to_dict("records"), "decoder_runs_hit_cap": runs_hit_cap}

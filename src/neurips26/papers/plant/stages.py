@@ -84,9 +84,8 @@ def cache(ctx: StageContext) -> None:
 
 
 def run(ctx: StageContext) -> None:
-    """--input dataset.json states.npz [main.csv] --output run.csv [attention.csv], experiment=<main|ablation|fraction>.
-    The ablation run may take the main run's CSV of the same backbone and seed: its LAAT thresholds (the `laat`
-    protocol) are read from it instead of training that LAAT again (experiments.run)."""
+    """--input dataset.json states.npz [main on MiniLM: tfidf.csv] --output run.csv [attention.csv],
+    experiment=<main|ablation|fraction>. The MiniLM main run copies TF-IDF LR's row from the seed's tfidf job."""
     import torch
 
     from neurips26.common.models.allocator import keep_freed_memory
@@ -97,24 +96,19 @@ def run(ctx: StageContext) -> None:
     seed_everything(seed)
     kind = str(ctx.cfg.get("experiment"))
     if not 2 <= len(ctx.inputs) <= 3 or kind not in ("main", "ablation", "fraction") or (
-            len(ctx.inputs) == 3 and kind == "fraction"):
-        raise UserError("run needs --input dataset.json states/<backbone>.npz [main: tfidf.csv; ablation: the main "
-                        "run CSV] and experiment=main|ablation|fraction")
+            len(ctx.inputs) == 3 and kind != "main"):
+        raise UserError("run needs --input dataset.json states/<backbone>.npz [main: tfidf.csv] and "
+                        "experiment=main|ablation|fraction")
     backbone = Path(ctx.inputs[1]).stem
     torch.set_num_threads(max(1, ctx.threads))
-    laat, tfidf = None, None
+    tfidf = None
     if len(ctx.inputs) == 3:
         try:
-            extra = pd.read_csv(ctx.inputs[2])
-            if kind == "ablation":
-                laat = experiments.laat_thresholds_of(extra, backbone, seed)
-            else:
-                tfidf = {k: float(v) for k, v in extra.iloc[0].items()}
+            tfidf = {k: float(v) for k, v in pd.read_csv(ctx.inputs[2]).iloc[0].items()}
         except (OSError, KeyError, IndexError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-            what = "the main run's LAAT thresholds" if kind == "ablation" else "TF-IDF LR's metrics"
-            raise UserError(f"{ctx.inputs[2]}: cannot read {what} ({exc!r})") from None
+            raise UserError(f"{ctx.inputs[2]}: cannot read TF-IDF LR's metrics ({exc!r})") from None
     frame, attention = experiments.run(kind, backbone, _read_states(ctx.inputs[1]), _read_dataset(ctx.inputs[0]),
-                                       ctx.cfg, seed, laat, tfidf)
+                                       ctx.cfg, seed, tfidf)
     write_csv(ctx.outputs[0], frame)
     if len(ctx.outputs) > 1:
         write_csv(ctx.outputs[1], attention)

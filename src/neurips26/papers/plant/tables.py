@@ -82,16 +82,25 @@ def _seed_values(runs: pd.DataFrame, backbone: str, method: str, fraction: float
 
 
 def table_paired(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per seed: the paired differences the claims test (macro-F1, as fractions), each between two methods
-    trained on the same seed, split, training subset and decoder initialisation (common random numbers)."""
+    """One row per seed: the paired differences the claims test (macro-F1 unless named, as fractions), each between
+    two methods trained on the same seed, split, training subset and decoder initialisation (common random numbers).
+    A difference whose methods were not run (no SmolLM2 at tiny scale, say) is NaN."""
     small = runs.loc[runs["fraction"] < 1, "fraction"].min() if (runs["fraction"] < 1).any() else float("nan")
     v = lambda b, m, col="macro_f1", f=1.0: _seed_values(runs, b, m, f, col)  # noqa: E731
     cols = {
         "plant_laat": v("minilm", "plant") - v("minilm", "laat"),
         "plant_laat_rare": v("minilm", "plant", "macro_f1_rare") - v("minilm", "laat", "macro_f1_rare"),
         "plant_laat_frequent": v("minilm", "plant", "macro_f1_frequent") - v("minilm", "laat", "macro_f1_frequent"),
+        # beside macro-F1 (issue #65 item 3): P@5 and micro-F1, and TF-IDF LR against PLANT on the same split
+        "plant_laat_p5": v("minilm", "plant", "p5") - v("minilm", "laat", "p5"),
+        "plant_laat_micro": v("minilm", "plant", "micro_f1") - v("minilm", "laat", "micro_f1"),
+        "tfidf_plant": v("tfidf", "tfidf_lr") - v("minilm", "plant"),
+        "tfidf_plant_p5": v("tfidf", "tfidf_lr", "p5") - v("minilm", "plant", "p5"),
+        "tfidf_plant_micro": v("tfidf", "tfidf_lr", "micro_f1") - v("minilm", "plant", "micro_f1"),
         "smollm2_plant_laat": v("smollm2", "plant") - v("smollm2", "laat"),
+        "smollm2_oracle_laat": v("smollm2", "oracle") - v("smollm2", "laat"),
         "small_fraction_plant_laat": v("minilm", "plant", f=small) - v("minilm", "laat", f=small),
+        "small_fraction_oracle_laat": v("minilm", "oracle", f=small) - v("minilm", "laat", f=small),
         "random_laat": v("minilm", "random_relevance") - v("minilm", "laat"),
         "oracle_laat": v("minilm", "oracle") - v("minilm", "laat"),
         "oracle_laat_rare": v("minilm", "oracle", "macro_f1_rare") - v("minilm", "laat", "macro_f1_rare"),
