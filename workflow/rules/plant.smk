@@ -145,53 +145,23 @@ rule plant_run_main:
         " > {log} 2>&1"
 
 
-# Tables, figures and claims take seconds each, mostly start-up: one job runs them in order in one process (each step
-# still reads only saved files: a table its runs, a figure its table, the claims the tables).
-rule plant_summary:
-    group:
-        "plant_summary"
-    input:
-        config="results/plant/config.yaml",
-        registry="config/claims/plant.yaml",  # the claims of the abstract the claims stage checks against
-        runs=expand("results/plant/runs/{run}/seed{seed}.csv", run=PLANT_RUNS, seed=SEEDS),
-        attention=expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
-        dataset=expand("results/plant/data/seed{seed}/dataset.json", seed=SEEDS),
-        code=code_files("plant", "tables", "stages", "figures", "paper_claims"),
-    output:
-        tables=expand("results/plant/tables/{table}.csv", table=[*PLANT_TABLES, "attention", "dataset"]),
-        figures=report(
-            expand("results/plant/figures/{figure}.png", figure=PLANT_FIGURES),
-            caption="../report/paper_figure.rst",
-            category="plant",
-            subcategory="figures",
-        ),
-        claims="results/plant/claims.json",
-        metrics="results/plant/metrics.json",
-    params:
-        steps=stage_steps(
+# The summary job (tables, figures, claims): the one template of workflow/rules/summary.smk.
+paper_summary(
+    "plant",
+    [
+        *table_steps(
             "plant",
-            [
-                *table_steps(
-                    "plant",
-                    {
-                        **{
-                            table: expand("results/plant/runs/{run}/seed{seed}.csv", run=runs, seed=SEEDS)
-                            for table, runs in PLANT_TABLES.items()
-                        },
-                        "attention": expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
-                        "dataset": expand("results/plant/data/seed{seed}/dataset.json", seed=SEEDS),
-                    },
-                ),
-                *figure_steps("plant", PLANT_FIGURES),
-                claims_step("plant", expand("results/plant/tables/{table}.csv", table=["main", "rare", "fraction", "ablation", "paired"])),
-            ],
+            {
+                **{
+                    table: expand("results/plant/runs/{run}/seed{seed}.csv", run=runs, seed=SEEDS)
+                    for table, runs in PLANT_TABLES.items()
+                },
+                "attention": expand("results/plant/runs/minilm_main/attention_seed{seed}.csv", seed=SEEDS),
+                "dataset": expand("results/plant/data/seed{seed}/dataset.json", seed=SEEDS),
+            },
         ),
-    log:
-        "logs/plant/summary.log",
-    benchmark:
-        "logs/plant/benchmarks/summary.tsv"
-    resources:
-        mem_mb=1000,
-        runtime=15,
-    shell:
-        "python -m neurips26 plant {params.steps} > {log} 2>&1"
+        *figure_steps("plant", PLANT_FIGURES),
+        claims_step("plant", expand("results/plant/tables/{table}.csv", table=["main", "rare", "fraction", "ablation", "paired"])),
+    ],
+    code=code_files("plant", "tables", "stages", "figures", "paper_claims"),
+)
