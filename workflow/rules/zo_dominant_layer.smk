@@ -8,11 +8,10 @@ ZO_DOMINANT_LAYER_FIGURES = {"outlier_profile": "detector", "zo_snr_per_layer": 
                              "layer_sweep_acc": "sweep", "dev_curves": "curves_seeds"}
 ZO_DOMINANT_LAYER_MINILM_PATTERN = "results/zo_dominant_layer/runs/seed{seed}_minilm_profile.csv"
 ZO_DOMINANT_LAYER_MINILM = expand(ZO_DOMINANT_LAYER_MINILM_PATTERN, seed=SEEDS)
-ZO_DOMINANT_LAYER_RUN = "results/zo_dominant_layer/runs/{task}/seed{seed}_"
 ZO_DOMINANT_LAYER_TABLES = {
-    "layers": expand(ZO_DOMINANT_LAYER_RUN + "layers.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
-    "sweep": expand(ZO_DOMINANT_LAYER_RUN + "sweep.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
-    "curves_seeds": expand(ZO_DOMINANT_LAYER_RUN + "curves.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
+    "layers": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_layers.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
+    "sweep": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_sweep.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
+    "curves_seeds": expand("results/zo_dominant_layer/runs/{task}/seed{seed}_curves.csv", task=ZO_DOMINANT_LAYER_TASKS, seed=SEEDS),
 }
 ZO_DOMINANT_LAYER_TABLES["detector"] = ZO_DOMINANT_LAYER_TABLES["layers"] + ZO_DOMINANT_LAYER_MINILM
 # the per-seed values the claims test (contract v2): the run CSVs as they are, and l* per model x task x seed
@@ -75,7 +74,7 @@ rule zo_dominant_layer_probe:
         config="results/zo_dominant_layer/config.yaml",
         code=code_files("zo_dominant_layer", "data", "models", "method", "experiments"),
     output:
-        ZO_DOMINANT_LAYER_RUN + "layers.csv",
+        "results/zo_dominant_layer/runs/{task}/seed{seed}_layers.csv",
     wildcard_constraints:
         task="|".join(ZO_DOMINANT_LAYER_TASKS),
         seed=r"\d+",
@@ -99,8 +98,8 @@ rule zo_dominant_layer_train:
         config="results/zo_dominant_layer/config.yaml",
         code=code_files("zo_dominant_layer", "data", "models", "method", "lora", "experiments", "training", "sweep"),
     output:
-        sweep=ZO_DOMINANT_LAYER_RUN + "sweep.csv",
-        curves=ZO_DOMINANT_LAYER_RUN + "curves.csv",
+        sweep="results/zo_dominant_layer/runs/{task}/seed{seed}_sweep.csv",
+        curves="results/zo_dominant_layer/runs/{task}/seed{seed}_curves.csv",
     wildcard_constraints:
         task="|".join(ZO_DOMINANT_LAYER_TASKS),
         seed=r"\d+",
