@@ -8,20 +8,12 @@ Questions of one report share the report, so the interval is somewhat narrower t
 
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 
-from neurips26.common.pipeline.claims import RuleTest
+from neurips26.common.pipeline.resampled_test import ResampledIntervalTest, resampling_stream
 
 LEVEL = 0.95
 MIN_QUESTIONS = 10
-
-
-def stream(base: int, name: str) -> int:
-    """The resampling seed of one test: the configured base and a stable hash of the test's name (adding a test
-    changes no other test's interval)."""
-    return int(np.random.SeedSequence([base, zlib.crc32(name.encode())]).generate_state(1)[0])
 
 
 def interval(samples: list[np.ndarray], resamples: int, seed: int) -> tuple[float, float, float]:
@@ -47,10 +39,12 @@ def interval(samples: list[np.ndarray], resamples: int, seed: int) -> tuple[floa
     return estimate, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-class QuestionTest(RuleTest):
+class QuestionTest(ResampledIntervalTest):
     """A RuleTest whose statistic is a paired question-bootstrap interval: `samples` is one array of per-question
     differences (a - b), or two (the statistic is the difference of their means: a gain on one question group minus
     the gain on another)."""
+
+    count_key, level = "questions", LEVEL
 
     def __init__(
         self, name: str, samples: list, resamples: int, base_seed: int, bound: float = 0.0, per_seed: dict | None = None
@@ -59,7 +53,7 @@ class QuestionTest(RuleTest):
         samples = [s[np.isfinite(s)] for s in samples]
         n = min(len(s) for s in samples)
         if n >= 2:
-            estimate, low, high = interval(samples, resamples, stream(base_seed, name))
+            estimate, low, high = interval(samples, resamples, resampling_stream(base_seed, name))
         else:
             estimate, low, high = float("nan"), float("nan"), float("nan")
         self.tie = n >= 2 and all(np.all(s == 0) for s in samples)
@@ -77,18 +71,6 @@ class QuestionTest(RuleTest):
             per_seed,
         )
         self.bound = float(bound)
-
-    def statistic(self) -> dict:
-        m = self.measured
-        return {
-            "name": self.name,
-            "estimate": m["estimate"],
-            "ci_low": m["ci_low"],
-            "ci_high": m["ci_high"],
-            "level": LEVEL,
-            "n": int(m["questions"]),
-            "rule": self.rule,
-        }
 
     def outcome(self) -> tuple[str, str | None]:
         result, why = super().outcome()

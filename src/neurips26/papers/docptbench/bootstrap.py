@@ -6,13 +6,12 @@ it lies on the other side, and is inconclusive otherwise or with fewer than MIN_
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from neurips26.common.pipeline.claims import RuleTest
+from neurips26.common.pipeline.resampled_test import ResampledIntervalTest, resampling_stream
 
 LEVEL = 0.95
 MIN_PAGES = 3
@@ -54,14 +53,10 @@ def interval(pages: pd.DataFrame, statistic, resamples: int, seed: int) -> tuple
     return estimate, float(low), float(high), n
 
 
-def stream(base: int, name: str) -> int:
-    """The resampling seed of one test: the configured base seed and a stable hash of the test's name, so that every
-    test has its own fixed stream and adding a test changes no other test's interval."""
-    return int(np.random.SeedSequence([base, zlib.crc32(name.encode())]).generate_state(1)[0])
-
-
-class PageTest(RuleTest):
+class PageTest(ResampledIntervalTest):
     """A RuleTest whose statistic is a page-bootstrap interval; claims.json shows it with its interval and page count."""
+
+    count_key, level = "pages", LEVEL
 
     def __init__(
         self,
@@ -77,7 +72,7 @@ class PageTest(RuleTest):
     ):
         if side not in (">", "<"):
             raise ValueError(f"PageTest {name!r}: side must be '>' or '<'")
-        estimate, low, high, n = interval(pages, statistic, resamples, stream(base_seed, name))
+        estimate, low, high, n = interval(pages, statistic, resamples, resampling_stream(base_seed, name))
         holds, fails = (
             (f"ci_low > {bound}", f"ci_high < {bound}") if side == ">" else (f"ci_high < {bound}", f"ci_low > {bound}")
         )
@@ -96,18 +91,6 @@ class PageTest(RuleTest):
         )
         self.side, self.bound = side, float(bound)
         self.decided_by = decided_by  # the scale whose pages decide a straddling interval, named in the reason
-
-    def statistic(self) -> dict:
-        m = self.measured
-        return {
-            "name": self.name,
-            "estimate": m["estimate"],
-            "ci_low": m["ci_low"],
-            "ci_high": m["ci_high"],
-            "level": LEVEL,
-            "n": m["pages"],
-            "rule": self.rule,
-        }
 
     def outcome(self) -> tuple[str, str | None]:
         result, why = super().outcome()

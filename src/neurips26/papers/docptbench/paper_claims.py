@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from neurips26.common.pipeline.claims import Claim, Control
+from neurips26.common.pipeline.resampled_test import resampling_stream
 from neurips26.papers.docptbench import bootstrap
 from neurips26.papers.docptbench.bootstrap import PageTest, mean_of, ratio_of_means
 
@@ -58,7 +59,7 @@ class Pages:
 
     def interval(self, name: str, columns: dict[str, pd.Series], statistic) -> dict:
         estimate, low, high, _ = bootstrap.interval(documents(pd.DataFrame(columns).dropna()), statistic,
-                                                    self.resamples, bootstrap.stream(self.base_seed, name))
+                                                    self.resamples, resampling_stream(self.base_seed, name))
         return {name: estimate, f"{name}_ci_low": low, f"{name}_ci_high": high}
 
 
