@@ -98,10 +98,12 @@ def test_claims_v2_per_seed_verdicts():
     runs = _runs()
     claims = paper_claims.build(runs, _calibration((0, 1, 2)), "bm25_paragraph", "bm25_ocr_paragraph")
     default = _verdicts(claims)
-    # decided at default: accuracy and chains fall along distance and clusters within k and op on every seed
-    assert default["dispersion"]["verdict"] == "holds"
+    # decided at paper (the embedded reader is blind to page distance): inconclusive at default, the tests computed
+    assert default["dispersion"]["verdict"] == "inconclusive" and default["dispersion"]["outcome"] == "holds"
+    assert "scale=paper" in default["dispersion"]["why_inconclusive"]
     assert default["dispersion"]["tests"][0]["estimate"] == pytest.approx(0.5)
     assert all(c["passed"] for c in default["dispersion"]["controls"])  # oracle facts: no effect
+    assert _verdicts(claims, "paper", "real")["dispersion"]["verdict"] == "holds"
     # the MLLM claims are decided at scale=paper data=real: inconclusive here, their tests still computed
     for cid in ("chain_gap", "region_weakest"):
         assert default[cid]["verdict"] == "inconclusive" and "scale=paper" in default[cid]["why_inconclusive"]
@@ -125,7 +127,8 @@ def test_claims_v2_per_seed_verdicts():
     shifted = runs.copy()
     shifted.loc[(shifted.system == "oracle_facts") & (shifted.distance_bin == "far"), "answer_correct"] = False
     shifted.loc[(shifted.system == "oracle_facts") & (shifted.qid.str.startswith(("q1", "q2"))), "answer_correct"] = False
-    entry = _verdicts(paper_claims.build(shifted, _calibration((0, 1, 2)), "bm25_paragraph", "bm25_ocr_paragraph"))
+    entry = _verdicts(paper_claims.build(shifted, _calibration((0, 1, 2)), "bm25_paragraph", "bm25_ocr_paragraph"),
+                      "paper", "real")
     assert entry["dispersion"]["verdict"] == "inconclusive" and "negative control" in entry["dispersion"]["why_inconclusive"]
 
 
@@ -144,7 +147,7 @@ def test_claims_v2_dispersion_reversed_fails():
 def test_claims_v2_two_seeds_inconclusive():
     runs = _runs()
     claims = paper_claims.build(runs[runs["seed"] < 2], _calibration((0, 1)), "bm25_paragraph", "bm25_ocr_paragraph")
-    entry = _verdicts(claims)["dispersion"]
+    entry = _verdicts(claims, "paper", "real")["dispersion"]
     assert entry["verdict"] == "inconclusive" and entry["outcome"] == "inconclusive"
     assert all(c["passed"] is None for c in entry["controls"])  # two seeds: no interval, the controls are missing
 
