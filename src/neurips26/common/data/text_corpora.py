@@ -1,4 +1,5 @@
-"""Readers of the bundled text corpora (IMDB reviews, BBC News, MMLU) from the folders the data_prepare rule filled.
+"""Readers of the bundled text corpora (IMDB reviews, BBC News, MMLU) from the folders the data_prepare rule filled
+(their real sources, the hub's files, are read by hub_corpora.py).
 
 Each reader returns (label names, Split); papers cut their own splits (ensemble_mi, zo_dominant_layer).
 """
@@ -23,6 +24,7 @@ class Split:
     y: np.ndarray
     options: list[list[str]] | None = None  # multiple choice: the four answer texts per question
     topics: list[str] | None = None
+    evaluation: np.ndarray | None = None  # rows of the source's evaluation split (hub sources, hub_corpora.py)
 
 
 def _movie_reviews(folder: Path, source: str) -> pd.DataFrame:

@@ -26,11 +26,17 @@ SUFFIXES = {
     "bbc": {"topic": ("Topic:", ["business", "entertainment", "politics", "sport", "tech"]),
             "about": ("This news article is about", ["business", "entertainment", "politics", "sports", "technology"])},
     "mmlu": {"answer": ("Answer:", list(LETTERS)), "correct": ("The correct answer is", list(LETTERS))},
+    # data: real (the hub's sources, common/data/hub_corpora.py)
+    "ag_news": {"topic": ("Topic:", ["world", "sports", "business", "science"]),
+                "about": ("This news article is about", ["world", "sports", "business", "technology"])},
+    "medmcqa": {"answer": ("Answer:", list(LETTERS)), "correct": ("The correct answer is", list(LETTERS))},
 }
 INSTRUCTIONS = {"imdb": "Classify the sentiment of movie reviews.\n\n",
                 "rt": "Classify the sentiment of movie review snippets.\n\n",
                 "bbc": "Classify BBC news articles by topic.\n\n",
-                "mmlu": "Answer the multiple-choice questions.\n\n"}
+                "mmlu": "Answer the multiple-choice questions.\n\n",
+                "ag_news": "Classify news articles by topic.\n\n",
+                "medmcqa": "Answer the medical multiple-choice questions.\n\n"}
 
 
 def render(task: Task, split: str, i: int, max_tokens: int, tokenizer) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from neurips26.common.pipeline.claims import Claim, Control, RuleTest, SeedTest, paired, seed_interval
+from neurips26.papers.ensemble_mi.data import task_names
 
 BASELINES = ("top_k", "random_k", "greedy_acc", "acc_div")
 PAPER = "arXiv 2602.08003 v1 (accuracy-vs-budget figures on MedMCQA, MMLU, IMDB); the abstract gives no number"
@@ -122,7 +123,7 @@ def build(runs: pd.DataFrame, cfg) -> list[Claim]:
     c = cfg.claims
     tasks = set(runs.task.dropna())
     sims = sorted(t for t in tasks if t.startswith("sim") and "_" not in t[4:])  # sim_K2, not sim_K2_floor
-    reals = [t for t in cfg.tasks.names if t in tasks]
+    reals = [t for t in task_names(cfg) if t in tasks]
     paper_value = {"value": None, "where": PAPER}
 
     tie, margin = float(c.tie_tolerance), float(c.strict_margin)
@@ -324,11 +325,13 @@ def build(runs: pd.DataFrame, cfg) -> list[Claim]:
         "paper_datasets",
         "greedy-MI consistently outperforms strong baselines under the same query budget on MedMCQA, MMLU, AG News and "
         "IMDB with a pool of LLMs",
-        "per dataset, paired greedy-MI - baseline accuracy over seeds x halves with a pool of 1-9B LLMs (not wired)",
+        "per dataset, paired greedy-MI - baseline accuracy over seeds x halves with a pool of 1-9B LLMs (the pool is "
+        "not wired)",
         [], ["tables/main.csv"], paper_value, decided_at="paper", decided_data="real",
-        why_not_tested="needs scale=paper data=real (the Hugging Face datasets and a pool of 1-9B LLMs), which is not "
-                       "wired: data=real stops with an error; the embedded run uses IMDB, Rotten Tomatoes and BBC News "
-                       "(for AG News) with classical and MiniLM members (claim greedy_mi_beats_baselines)")
+        why_not_tested="needs a pool of 1-9B LLMs, which is not wired; data=real runs the four Hugging Face datasets "
+                       "with classical, MiniLM and SmolLM2 members (claims greedy_mi_vs_topk_real and "
+                       "greedy_mi_beats_baselines on them), the embedded run IMDB, Rotten Tomatoes and BBC News (for "
+                       "AG News)")
     correlated = Claim(
         "llms_strongly_correlated",
         "in practice LLMs are strongly correlated (their errors)",

@@ -15,7 +15,6 @@ from neurips26.common.pipeline.stage import (
     StageContext,
     figure_stage,
     prepared_data_dir,
-    require_embedded,
     table_stage,
     write_claims_and_metrics,
 )
@@ -25,11 +24,7 @@ data, experiments, figures, paper_claims, predictions, tables = lazy_modules(
     "neurips26.papers.ensemble_mi", "data", "experiments", "figures", "paper_claims", "predictions", "tables"
 )
 
-REAL_SOURCES = "IMDB, MMLU, AG News and MedMCQA from the Hugging Face hub"
-
-
 def _task(ctx: StageContext, name: str, seed: int):
-    require_embedded(ctx, REAL_SOURCES)
     if name not in data.DATASETS:
         raise UserError(f"unknown ensemble_mi task {name!r}; known: {', '.join(data.DATASETS)}")
     return data.load_task(name, prepared_data_dir(ctx, data.DATASETS[name]), ctx.cfg, seed)
@@ -73,13 +68,13 @@ def predict(family: str) -> Callable[[StageContext], None]:
 
 def predict_llm(ctx: StageContext) -> None:
     """SmolLM2 members of every task in one job per seed (loading the model costs ~20 s): --input the tasks'
-    provenance.json in cfg.tasks.names order, --seed N, --output one CSV per task in the same order."""
+    provenance.json in the order of data.task_names, --seed N, --output one CSV per task in the same order."""
     import torch
 
     from neurips26.common.models.llm import load_smollm2
     from neurips26.papers.ensemble_mi import llm
 
-    names = list(ctx.cfg.tasks.names)
+    names = data.task_names(ctx.cfg)
     if len(ctx.inputs) != len(names) or len(ctx.outputs) != len(names):
         raise UserError(f"predict_llm needs one --input provenance.json and one --output per task of {names}")
     seed = ctx.require_seed()
