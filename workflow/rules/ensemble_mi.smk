@@ -11,6 +11,8 @@ ENSEMBLE_MI_TASKS = list(ENSEMBLE_MI.tasks.real_names if config["data"] == "real
 ENSEMBLE_MI_DATA = {"imdb": "ensemble_mi_imdb", "rt": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc",
                     "mmlu": "ensemble_mi_mmlu", "ag_news": "ensemble_mi_bbc", "medmcqa": "ensemble_mi_mmlu"}
 
+ENSEMBLE_MI_POOL = list(ENSEMBLE_MI.llm_pool.models)  # the paper's LLM pool (config llm_pool), when enabled
+
 # member families per task: classic always; MiniLM on minilm.tasks; the anchor cluster and disjoint-data members on
 # bagged.tasks; SmolLM2 everywhere when enabled
 ENSEMBLE_MI_FAMILIES = {
@@ -18,6 +20,7 @@ ENSEMBLE_MI_FAMILIES = {
     + (["minilm"] if ENSEMBLE_MI.minilm.enabled and task in list(ENSEMBLE_MI.minilm.tasks) else [])
     + (["bagged"] if ENSEMBLE_MI.bagged.enabled and task in list(ENSEMBLE_MI.bagged.tasks) else [])
     + (["smollm2"] if ENSEMBLE_MI.llm.enabled else [])
+    + ([f"pool_{m}" for m in ENSEMBLE_MI_POOL] if ENSEMBLE_MI.llm_pool.enabled else [])
     for task in ENSEMBLE_MI_TASKS
 }
 
@@ -84,6 +87,30 @@ rule ensemble_mi_predict_llm:
     shell:
         "python -m neurips26 ensemble_mi predict_llm --config {input.config} --input {input.data}"
         " --seed {wildcards.seed} --output {output} --threads {threads} > {log} 2>&1"
+
+
+# One model of the paper's LLM pool on every task of a seed (loading a 1-8B model is paid once per job).
+rule ensemble_mi_predict_pool:
+    input:
+        data=[f"data/raw/{ENSEMBLE_MI_DATA[t]}/provenance.json" for t in ENSEMBLE_MI_TASKS],
+        config="results/ensemble_mi/config.yaml",
+        code=code_files("ensemble_mi", "data", "llm", "predictions"),
+    output:
+        expand("results/ensemble_mi/predictions/{task}/seed{{seed}}/pool_{{model}}.csv", task=ENSEMBLE_MI_TASKS),
+    wildcard_constraints:
+        seed=r"\d+",
+        model="|".join(m.replace(".", r"\.") for m in ENSEMBLE_MI_POOL),
+    log:
+        "logs/ensemble_mi/predict_pool_{model}_seed{seed}.log",
+    benchmark:
+        "logs/ensemble_mi/benchmarks/predict_pool_{model}_seed{seed}.tsv"
+    threads: 1
+    resources:
+        mem_mb=32000,
+        runtime=120,
+    shell:
+        "python -m neurips26 ensemble_mi predict_pool --config {input.config} --input {input.data}"
+        " --seed {wildcards.seed} --output {output} --threads {threads} model={wildcards.model} > {log} 2>&1"
 
 
 rule ensemble_mi_run_real:

@@ -156,7 +156,8 @@ def score_prompts(model, tokenizer, prefix: str, examples: list[str], suffixes: 
     every batch; each suffix runs on top of the example's cache, which is then cropped back."""
     import torch
 
-    prefix_ids = torch.tensor([tokenizer(prefix, add_special_tokens=False).input_ids])
+    device = model.device  # the CPU here; a GPU for the hub models at paper scale (hub_llm.py)
+    prefix_ids = torch.tensor([tokenizer(prefix, add_special_tokens=False).input_ids], device=device)
     with torch.inference_mode():
         prefix_cache = model(prefix_ids, use_cache=True).cache
     suffix_ids = {k: tokenizer(" " + s, add_special_tokens=False).input_ids for k, (s, _) in suffixes.items()}
@@ -172,6 +173,7 @@ def score_prompts(model, tokenizer, prefix: str, examples: list[str], suffixes: 
         for row, e in enumerate(encoded):  # left padding: every example ends at the last column
             ids[row, length - len(e):] = torch.tensor(e)
             mask[row, n_prefix + length - len(e):] = 1
+        ids, mask = ids.to(device), mask.to(device)
         position = (mask.cumsum(1) - 1).clamp(min=0)
         cache = copy.deepcopy(prefix_cache)
         cache.batch_repeat_interleave(b)
@@ -180,11 +182,11 @@ def score_prompts(model, tokenizer, prefix: str, examples: list[str], suffixes: 
                   use_cache=True, logits_to_keep=1)
             last = position[:, -1:]
             for k, s in suffix_ids.items():
-                s_ids = torch.tensor(s).repeat(b, 1)
+                s_ids = torch.tensor(s, device=device).repeat(b, 1)
                 s_mask = torch.cat([mask, torch.ones_like(s_ids)], 1)
-                s_pos = last + 1 + torch.arange(len(s))[None, :]
+                s_pos = last + 1 + torch.arange(len(s), device=device)[None, :]
                 logits = model(s_ids, attention_mask=s_mask, position_ids=s_pos, cache=cache,
                                use_cache=True, logits_to_keep=1).logits[:, -1]
-                out[k].append(logits[:, label_ids[k]].numpy())
+                out[k].append(logits[:, label_ids[k]].float().cpu().numpy())
                 cache.crop(-len(s))  # back to prefix + example for the next suffix
     return {k: np.concatenate(v) for k, v in out.items()}

@@ -69,15 +69,15 @@ def prefix_text(task: Task, kind: str, shots: int, max_tokens: int, tokenizer, s
     return text
 
 
-def llm_members(task: Task, model, tokenizer, spec, seed: int) -> dict[str, np.ndarray]:
-    """name -> predicted labels on the pool for every (prefix, suffix) member of the task's spec."""
+def llm_members(task: Task, model, tokenizer, spec, seed: int, name: str = "smollm2") -> dict[str, np.ndarray]:
+    """`<name>_<prefix>_<suffix>` -> predicted labels on the pool for every (prefix, suffix) member of the task's spec."""
     n = int(spec.n) if spec.get("n") is not None else len(task.pool.y)
     examples = [render(task, "pool", i, int(spec.max_tokens), tokenizer) for i in range(n)]
     out = {}
     for kind in spec.prefixes:
         prefix = prefix_text(task, kind, int(spec.shots), int(spec.shot_tokens), tokenizer, seed)
         logits = score_prompts(model, tokenizer, prefix, examples, SUFFIXES[task.name], int(spec.batch))
-        out.update({f"smollm2_{kind}_{k}": v.argmax(1).astype(np.int64) for k, v in logits.items()})
+        out.update({f"{name}_{kind}_{k}": v.argmax(1).astype(np.int64) for k, v in logits.items()})
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pandas as pd
 
@@ -92,6 +93,37 @@ def predict_llm(ctx: StageContext) -> None:
         write_csv(target, predictions.frame(task, made))
 
 
+def predict_pool(ctx: StageContext) -> None:
+    """One model of the paper's LLM pool (llm_pool.models[model=<key>], from the hub at its pinned commit) on every task
+    of a seed: --input the tasks' provenance.json in the order of data.task_names, --seed N, --output one CSV per task.
+    Its members are its (prefix, suffix) prompts, as SmolLM2's (llm.py); the device follows `device`."""
+    import torch
+    from omegaconf import OmegaConf
+
+    from neurips26.common.models.device import resolve_device
+    from neurips26.common.models.hub_llm import load_hub_causal_lm
+    from neurips26.papers.ensemble_mi import llm
+
+    key = str(ctx.cfg.get("model"))
+    pool = ctx.cfg.llm_pool
+    if key not in pool.models:
+        raise UserError(f"predict_pool needs model=<one of {', '.join(pool.models)}>, got {key!r}")
+    names = data.task_names(ctx.cfg)
+    if len(ctx.inputs) != len(names) or len(ctx.outputs) != len(names):
+        raise UserError(f"predict_pool needs one --input provenance.json and one --output per task of {names}")
+    seed = ctx.require_seed()
+    member_seed = derived_seed(seed, "members")
+    torch.manual_seed(member_seed)
+    root = Path(ctx.inputs[0]).resolve().parents[3]  # <root>/data/raw/<id>/provenance.json: models cache beside data
+    tokenizer, model = load_hub_causal_lm(str(pool.models[key]), root, resolve_device(str(ctx.cfg.device)),
+                                          str(pool.dtype))
+    for name, source, target in zip(names, ctx.inputs, ctx.outputs):
+        task = _task(StageContext(ctx.paper_id, ctx.cfg, [source], [target]), name, seed)
+        spec = OmegaConf.create({**OmegaConf.to_container(ctx.cfg.llm), "batch": int(pool.batch),
+                                 "prefixes": list(ctx.cfg.llm.prefixes[name])})
+        write_csv(target, predictions.frame(task, llm.llm_members(task, model, tokenizer, spec, member_seed, key)))
+
+
 def run_real(ctx: StageContext) -> None:
     """One task x seed: --input the task's cached prediction CSVs of that seed (any families), --output the run CSV."""
     if not ctx.inputs:
@@ -134,6 +166,7 @@ STAGES: dict[str, Callable[[StageContext], None]] = {
     "predict_minilm": predict("minilm"),
     "predict_bagged": predict("bagged"),
     "predict_llm": predict_llm,
+    "predict_pool": predict_pool,
     "run_real": run_real,
     "run_sim": run_sim,
     "run_floor": run_floor,
