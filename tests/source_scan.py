@@ -7,8 +7,9 @@ Rules (a violation names file:line and the rule):
 - torch.load only as a call with the literal `weights_only=True` (no **kwargs); numpy.load only with the literal
   `allow_pickle=False`; yaml only through safe_load / safe_load_all / load(..., Loader=SafeLoader or CSafeLoader);
   referring to these functions without calling them (an alias, functools.partial) counts as a violation;
-- `from_pretrained` only in a function that checks sha256 (a call to verify_sha256, directly or through a function of
-  the same module that makes one), model weights only as safetensors or GGUF (`use_safetensors=True` or `gguf_file=`),
+- `from_pretrained` only in a function that checks sha256 (a call to verify_sha256 or verify_tree_digest, directly or
+  through a function of the same module that makes one), model weights only as safetensors or GGUF
+  (`use_safetensors=True` or `gguf_file=`),
   and never `trust_remote_code=True`; no torch.hub.
 Names are resolved through the module's imports (`import numpy as n`, `from torch import load as f`), and getattr()
 with a literal name or `from X import *` of a watched module is refused as well.
@@ -24,6 +25,8 @@ from pathlib import Path
 PICKLE_MODULES = {"pickle", "_pickle", "cPickle", "dill", "cloudpickle", "joblib", "shelve", "marshal", "pickletools"}
 PICKLE_ALLOWED_IN = {"src/neurips26/common/data/cifar.py"}  # the restricted unpickler
 WATCHED = {"torch", "numpy", "yaml", "pandas", "pickle", "transformers"}
+# a sha256 check of model files: of one file, or of a folder's files (a hub snapshot, common/models/hub_llm.py)
+CHECKS = {"verify_sha256", "verify_tree_digest"}
 SAFE_YAML_LOADERS = {"SafeLoader", "CSafeLoader"}
 FORBIDDEN = {
     "yaml.unsafe_load": "yaml.unsafe_load runs constructors: use yaml.safe_load",
@@ -184,7 +187,7 @@ def scan_source(source: str, rel: str, report: Report) -> None:
                         and any(isinstance(f, ast.FunctionDef) and f.name == "find_class" for f in c.body)
                         for base in c.bases}
     verifiers = {f.name for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-                 and "verify_sha256" in _called_names(f)}
+                 and CHECKS & _called_names(f)}
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" and \
@@ -242,7 +245,7 @@ def scan_source(source: str, rel: str, report: Report) -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained":
             function = enclosing.get(node)
             called = _called_names(function) if function is not None else set()
-            if not ({"verify_sha256"} | verifiers) & called:
+            if not (CHECKS | verifiers) & called:
                 flag(node, "from_pretrained without a sha256 check of the model files in the same function "
                            "(call verify_sha256, directly or through a function of this module that does)")
             owner = ast.unparse(node.func.value)

@@ -76,7 +76,7 @@ def test_a_changed_byte_after_pinning_fails_the_next_load(hub):
     folder = hub_snapshot(REPO, hub)
     config = folder / "config.json"
     config.write_text(config.read_text().replace('"hidden_size": 16', '"hidden_size": 16 '))
-    with pytest.raises(UserError, match="pins commit .* if the model changed on purpose"):
+    with pytest.raises(UserError, match="tree digest .* if the model changed on purpose"):
         hub_snapshot(REPO, hub)
 
 

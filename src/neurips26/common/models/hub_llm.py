@@ -16,7 +16,7 @@ from pathlib import Path
 
 from neurips26.common.data.hf_source import CACHE, split_pinned_url
 from neurips26.common.data.source_lock import Pin, lock_path, read_lock, record_pin
-from neurips26.common.pipeline.digests import tree_digest
+from neurips26.common.pipeline.digests import tree_digest, verify_tree_digest
 from neurips26.common.pipeline.errors import UserError
 
 LOCK_ID = "hub_models"
@@ -30,15 +30,15 @@ def hub_snapshot(repo: str, root: Path) -> Path:
     pin = read_lock(lock).get((LOCK_ID, repo))
     commit = split_pinned_url(pin.url)[1] if pin else None
     folder = _download(repo, root, commit)
-    resolved = folder.name  # huggingface_hub's snapshot folder is named by its commit
-    size, digest = _manifest(folder)
+    files = _snapshot_files(folder)
     if pin is None:
-        record_pin(lock, Pin(LOCK_ID, repo, size, digest, f"hf://models/{repo}@{resolved}"))
-    elif resolved != commit or digest != pin.sha256:
-        raise UserError(
-            f"{repo}: the hub gave commit {resolved} with file digest {digest}, but {lock} pins commit "
-            f"{commit} with {pin.sha256}; if the model changed on purpose, delete its line to re-pin it"
-        )
+        size = sum(p.stat().st_size for p in files.values())
+        record_pin(lock, Pin(LOCK_ID, repo, size, tree_digest(files), f"hf://models/{repo}@{folder.name}"))
+        return folder
+    hint = f" (pinned in {lock}; if the model changed on purpose, delete its line to re-pin it)"
+    if folder.name != commit:  # huggingface_hub names a snapshot folder by its commit
+        raise UserError(f"{repo}: the hub gave commit {folder.name}, not the pinned {commit}{hint}")
+    verify_tree_digest(files, pin.sha256, f"{repo}@{commit}", hint)
     return folder
 
 
@@ -61,13 +61,12 @@ def _download(repo: str, root: Path, commit: str | None) -> Path:
         raise UserError(f"download of hf://models/{repo}@{commit or 'main'} failed{gated}: {exc}") from None
 
 
-def _manifest(folder: Path) -> tuple[int, str]:
-    """Total size and the tree digest (sha256 over the sorted `relative path<TAB>sha256` lines) of the snapshot's files
-    (huggingface_hub links them to its blobs; the digest reads the bytes)."""
+def _snapshot_files(folder: Path) -> dict[str, Path]:
+    """The snapshot's files by relative path (huggingface_hub links them to its blobs; digests read the bytes)."""
     files = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
     if not any(name.endswith(".safetensors") for name in files):
         raise UserError(f"{folder}: no .safetensors weights (a model with pickled weights only is not loaded)")
-    return sum(p.stat().st_size for p in files.values()), tree_digest(files)
+    return files
 
 
 def load_hub_causal_lm(repo: str, root: Path, device: str, dtype: str):
@@ -77,5 +76,5 @@ def load_hub_causal_lm(repo: str, root: Path, device: str, dtype: str):
 
     folder = hub_snapshot(repo, root)
     tokenizer = AutoTokenizer.from_pretrained(folder)
-    model = AutoModelForCausalLM.from_pretrained(folder, dtype=getattr(torch, dtype)).to(device).eval()
-    return tokenizer, model
+    model = AutoModelForCausalLM.from_pretrained(folder, dtype=getattr(torch, dtype), use_safetensors=True)
+    return tokenizer, model.to(device).eval()

@@ -51,3 +51,9 @@ def tree_digest(files: dict[str, Path]) -> str:
     """One sha256 for a folder of files: the sha256 of the sorted lines `relative/path<TAB>sha256 of the file`."""
     lines = "".join(f"{name}\t{sha256_of(path)}\n" for name, path in sorted(files.items()))
     return hashlib.sha256(lines.encode()).hexdigest()
+
+
+def verify_tree_digest(files: dict[str, Path], expected: str, what: str, hint: str = "") -> None:
+    """Raise UserError when the tree digest of `files` is not `expected` (a file of `what` changed, appeared or went)."""
+    if (actual := tree_digest(files)) != expected:
+        raise UserError(f"{what} is corrupted or changed: its files have tree digest {actual}, expected {expected}{hint}")
