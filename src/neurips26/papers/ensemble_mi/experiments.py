@@ -192,6 +192,45 @@ def copula_rows(cfg, task: str, y_cal: np.ndarray, p_cal: np.ndarray, n_classes:
     return rows
 
 
+def pool_models(cfg, members: list[str]) -> dict[str, list[int]]:
+    """The member indices of each hub LLM of the paper's pool (config llm_pool, when enabled), by model key: its members
+    are named `<key>_<prefix>_<suffix>` (llm.llm_members)."""
+    if not cfg.get("llm_pool", {}).get("enabled", False):
+        return {}
+    keys = sorted(cfg.llm_pool.models, key=len, reverse=True)  # the longest key first: a key may begin another
+    models: dict[str, list[int]] = {}
+    for i, name in enumerate(members):
+        key = next((k for k in keys if name.startswith(f"{k}_")), None)
+        if key is not None:
+            models.setdefault(key, []).append(i)
+    return models
+
+
+def pair_correlations(y: np.ndarray, preds: np.ndarray, models: dict[str, list[int]]) -> dict[str, float]:
+    """Mean tetrachoric correlation of error indicators (copula_fit.pair_rho) over pairs of members of different
+    models (`cross_model`: the claim) and over pairs of one model's prompts (`within_model`: near copies)."""
+    errors = (preds != y[:, None]).astype(float)
+    eps, both = errors.mean(0), errors.T @ errors / len(y)
+    owner = {i: key for key, idx in models.items() for i in idx}
+    index = sorted(owner)
+    pairs = {"cross_model": [], "within_model": []}
+    for a, i in enumerate(index):
+        for j in index[a + 1:]:
+            kind = "within_model" if owner[i] == owner[j] else "cross_model"
+            pairs[kind].append(copula_fit.pair_rho(eps[i], eps[j], both[i, j]))
+    return {kind: float(np.mean(v)) if v else float("nan") for kind, v in pairs.items()}
+
+
+def llm_correlation_rows(y: np.ndarray, preds: np.ndarray, models: dict[str, list[int]], free: np.ndarray) -> list[dict]:
+    """Task `<task>_llm_corr` on one calibration half: the pool's cross- and within-model error correlations, and the
+    cross-model correlation of the same members decorrelated (`free`: errors independent, the negative control)."""
+    observed = pair_correlations(y, preds, models)
+    rows = [{"method": kind, "mean_pair_rho": value, "budget": len(models)} for kind, value in observed.items()]
+    rows.append({"method": "cross_model_indep", "mean_pair_rho": pair_correlations(y, free, models)["cross_model"],
+                 "budget": len(models)})
+    return rows
+
+
 def split_rows(n: int, power_fraction: float, splits: int, rng: np.random.Generator):
     """The power split (a fixed share of the pool, drawn once per seed, never used to judge) and `splits` random
     calibration/test halves of the rest: (power rows, [(cal, test), ...])."""
@@ -219,6 +258,7 @@ def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFra
     preds = predictions[members].to_numpy(dtype=np.int64)
     n_classes = int(max(y.max(), preds.max()) + 1)
     alpha, ev = float(cfg.selection.alpha), cfg.evaluation
+    models = pool_models(cfg, members)
     power, splits = split_rows(len(y), float(ev.power_fraction), int(ev.splits), rng)
     frames = []
     for split, (cal, test) in enumerate(splits):
@@ -240,6 +280,10 @@ def run_real(cfg, task: str, predictions: pd.DataFrame, seed: int) -> pd.DataFra
                          "accuracy": full_pool_accuracy(fc, ft, n_classes, alpha), "picks": "all"})
             frames.append(pd.DataFrame(rows).assign(split=split, task=name))
         frames.append(pd.DataFrame(copula_rows(cfg, task, *c, n_classes, rng)).assign(split=split))
+        if len(models) >= 2:  # the paper's LLM pool is among the members (scale=paper)
+            free = decorrelated_pool(y[cal], preds[cal], [np.arange(len(cal))], rng)
+            frames.append(pd.DataFrame(llm_correlation_rows(y[cal], preds[cal], models, free)).assign(
+                split=split, task=f"{task}_llm_corr"))
         frames.append(run_control(cfg, members, y, preds, cal, test, n_classes, rng).assign(split=split,
                                                                                              task=f"{task}_dup"))
     out = pd.concat(frames, ignore_index=True).assign(seed=seed, kind="selection")

@@ -14,7 +14,8 @@ def _curves(table: pd.DataFrame, column: str, ylabel: str):
 
     # single full-pool values (decorrelated pool, fitted copula) are drawn as lines in their pool's panel
     levels = {"_indep2": ("independent errors", "tab:cyan"), "_copula": ("copula-predicted plateau", "tab:brown")}
-    tasks = sorted((t for t in table.task.unique() if not t.endswith(("_indep2", "_copula", "_copula_indep"))),
+    tasks = sorted((t for t in table.task.unique()
+                    if not t.endswith(("_indep2", "_copula", "_copula_indep", "_llm_corr"))),
                    key=lambda t: (not t.startswith("sim"), t))
     fig, axes = new_figure(len(tasks), width_per_col=2.7, height=2.9)
     for ax, task in zip(axes, tasks):
