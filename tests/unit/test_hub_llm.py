@@ -28,12 +28,13 @@ WORDS = (
 ).split()
 
 
-def _tiny_model(folder):
-    """A 2-layer Llama-architecture decoder with random weights and a word-level tokenizer, saved as the hub serves it."""
+def _tiny_model(folder, words=WORDS):
+    """A 2-layer Llama-architecture decoder with random weights and a word-level tokenizer over `words`, saved as the hub
+    serves it."""
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
-    vocab = {w: i for i, w in enumerate(dict.fromkeys(WORDS))}
+    vocab = {w: i for i, w in enumerate(dict.fromkeys(words))}
     backend = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="[UNK]", pad_token="[PAD]").save_pretrained(folder)

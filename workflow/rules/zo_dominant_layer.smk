@@ -2,8 +2,11 @@
 # Per task x seed: a probe job (detector, propagation, diagnostics on the probe model) and a training job (the layer
 # sweep and the baselines on train.model); tables aggregate over seeds, figures are drawn from tables, claims from tables.
 ZO_DOMINANT_LAYER = scale_settings("zo_dominant_layer")
-ZO_DOMINANT_LAYER_TASKS = list(ZO_DOMINANT_LAYER.tasks.names)
-ZO_DOMINANT_LAYER_DATA = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu"}
+# data: real runs MeZO's tasks (tasks.real_names; zo_dominant_layer/mezo_tasks.py)
+ZO_DOMINANT_LAYER_TASKS = list(ZO_DOMINANT_LAYER.tasks.real_names if config["data"] == "real"
+                               else ZO_DOMINANT_LAYER.tasks.names)
+ZO_DOMINANT_LAYER_DATA = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu",
+                          "sst2": "mezo_glue", "rte": "mezo_glue", "boolq": "mezo_boolq"}
 ZO_DOMINANT_LAYER_FIGURES = {"outlier_profile": "detector", "zo_snr_per_layer": "layers", "propagation": "layers",
                              "layer_sweep_acc": "sweep", "dev_curves": "curves_seeds"}
 ZO_DOMINANT_LAYER_MINILM_PATTERN = "results/zo_dominant_layer/runs/seed{seed}_minilm_profile.csv"

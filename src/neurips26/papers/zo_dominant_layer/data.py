@@ -16,8 +16,11 @@ import numpy as np
 from neurips26.common.data.text_corpora import load_bbc, load_imdb, load_mmlu
 from neurips26.common.pipeline.errors import UserError
 from neurips26.common.pipeline.seed_streams import rng as seed_stream
+from neurips26.papers.zo_dominant_layer import mezo_tasks
 
-DATASETS = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu"}
+# task -> config/datasets.yaml id: the embedded tasks, and MeZO's (data: real, mezo_tasks.py)
+DATASETS = {"imdb": "ensemble_mi_imdb", "bbc": "ensemble_mi_bbc", "mmlu_subject": "ensemble_mi_mmlu",
+            **{name: spec[1] for name, spec in mezo_tasks.TASKS.items()}}
 FORMAT = {"imdb": ("Review", "Sentiment:"), "bbc": ("Article", "Topic:"), "mmlu_subject": ("Question", "Subject:")}
 
 
@@ -59,8 +62,21 @@ def prompt(name: str, text: str, max_words: int) -> str:
     return f"{head}: {' '.join(text.split()[:max_words])}\n{suffix}"
 
 
+def task_names(cfg) -> list[str]:
+    """The tasks of a run: tasks.names on the embedded data, tasks.real_names (MeZO's, mezo_tasks.py) with data: real."""
+    real = str(cfg.get("data", "embedded")) == "real"
+    names = list(cfg.tasks.real_names if real else cfg.tasks.names)
+    wrong = [n for n in names if (n in mezo_tasks.TASKS) != real]
+    if wrong:
+        raise UserError(f"zo_dominant_layer tasks {wrong} have no {'real' if real else 'embedded'} source")
+    return names
+
+
 def load_task(name: str, folder: Path, cfg, seed: int) -> Task:
-    """Balanced, disjoint train, dev and test sets of cfg.tasks sizes, drawn from the run's seed (stream "split")."""
+    """Balanced, disjoint train, dev and test sets of cfg.tasks sizes, drawn from the run's seed (stream "split");
+    MeZO's tasks (data: real) as MeZO samples them (mezo_tasks.py)."""
+    if name in mezo_tasks.TASKS:
+        return Task(name, *mezo_tasks.load_task(name, folder, cfg, seed))
     spec = cfg.tasks.get(name, {})
     words, texts, y = _read(name, folder, spec)
     rng = seed_stream(seed, "split")

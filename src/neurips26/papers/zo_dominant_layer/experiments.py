@@ -116,14 +116,14 @@ def init_seed(seed: int) -> int:
     return derived_seed(seed, "model_init")
 
 
-def run(cfg, model_name: str, task, seed: int, model_dir=None) -> pd.DataFrame:
+def run(cfg, model_name: str, task, seed: int, model_dir=None, root=None) -> pd.DataFrame:
     """The probe of one model x task x seed (inference and backprop diagnostics, no training): per layer (-1: the full
     model) the outlier profile, l*, the ZO-signal diagnostics and the propagation; model_dir: an exported SmolLM2."""
     tick = PhaseTimer()
     rng = np.random.default_rng(seed)
     device = resolve_device(str(cfg.device))
     # the small decoder's random weights (tiny scale) follow the run seed; SmolLM2's are pretrained
-    tokenizer, model = models.load(model_name, cfg, seed=init_seed(seed), folder=model_dir)
+    tokenizer, model = models.load(model_name, cfg, seed=init_seed(seed), folder=model_dir, root=root)
     model.to(device)
     for p in model.parameters():
         p.requires_grad_(False)

@@ -51,15 +51,24 @@ def plant_outlier(model, layer: int, scale: float, channel: int = 0) -> None:
         model.model.layers[layer].mlp.down_proj.weight[channel] *= scale
 
 
-def load(name: str, cfg, seed: int = 0, folder=None):
-    """(tokenizer, model); for smollm2 from `folder` (the job's exported copy, common/llm.export_smollm2) if given."""
+def load(name: str, cfg, seed: int = 0, folder=None, root=None):
+    """(tokenizer, model); for smollm2 from `folder` (the job's exported copy, common/llm.export_smollm2) if given; a
+    key of cfg.hub_models (the paper's 7-8B decoders, scale=paper) from the hub at its pinned commit, its cache under
+    `root`/data (common/models/hub_llm.py), in cfg.hub_dtype."""
     if name == "smollm2":
         from neurips26.common.models.llm import load_exported, load_smollm2
 
         return load_exported(folder) if folder is not None else load_smollm2()
     if name == "small_decoder":
         return small_decoder(cfg.small_decoder, seed)
-    raise UserError(f"unknown zo_dominant_layer model {name!r}; known: smollm2, small_decoder")
+    hub = cfg.get("hub_models") or {}
+    if name in hub:
+        from neurips26.common.models.hub_llm import load_hub_causal_lm
+
+        if root is None:
+            raise UserError(f"model {name!r} comes from the hub: the stage must give the data root for its cache")
+        return load_hub_causal_lm(str(hub[name]), root, "cpu", str(cfg.hub_dtype))
+    raise UserError(f"unknown zo_dominant_layer model {name!r}; known: smollm2, small_decoder, {', '.join(hub)}")
 
 
 class Runner:

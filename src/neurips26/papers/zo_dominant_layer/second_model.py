@@ -31,3 +31,40 @@ def minilm_profile(cfg, tasks) -> pd.DataFrame:
         frame = frame[frame.state > 0].assign(layer=lambda f: f.state - 1).drop(columns="state")
         frames.append(frame.assign(model="minilm", task=task.name, l_star=l_star, n_layers=len(states) - 1))
     return pd.concat(frames, ignore_index=True)
+
+
+def decoder_profile(cfg, tasks, root) -> pd.DataFrame:
+    """The same per task x layer profile on a second decoder family from the hub (second_model: a key of hub_models,
+    scale=paper: Qwen3-8B beside Llama-2-7B): the residual stream at each layer's input and the last layer's output,
+    as the probe reads it on the first model (experiments.run)."""
+    import torch
+
+    from neurips26.common.models.device import resolve_device
+    from neurips26.common.models.llm import encode_left_padded, label_token_ids
+    from neurips26.papers.zo_dominant_layer import models
+
+    name = str(cfg.second_model)
+    tokenizer, model = models.load(name, cfg, root=root)
+    device = resolve_device(str(cfg.device))
+    model.to(device)
+    frames = []
+    for task in tasks:
+        prompts = task.prompts[task.n_train:task.n_train + task.n_dev]
+        ids, mask, _ = encode_left_padded(tokenizer, prompts, int(cfg.tasks.max_tokens))
+        ids, mask = ids.to(device), mask.to(device)
+        runner = models.Runner(model, ids, mask, label_token_ids(tokenizer, task.words))
+        with torch.no_grad():
+            runner.cache_inputs(range(runner.n_layers))
+        states = [runner.cache[i] for i in range(runner.n_layers)] + [runner.output]
+        profile = method.outlier_profile(states, mask)
+        l_star = method.first_outlier_layer(profile, float(cfg.detector.ratio_min), float(cfg.detector.abs_min))
+        frame = pd.DataFrame(profile)
+        frame = frame[frame.state > 0].assign(layer=lambda f: f.state - 1).drop(columns="state")
+        frames.append(frame.assign(model=name, task=task.name, l_star=l_star, n_layers=runner.n_layers))
+    return pd.concat(frames, ignore_index=True)
+
+
+def profile(cfg, tasks, root) -> pd.DataFrame:
+    """The second family's profile: the MiniLM encoder (default) or a hub decoder (second_model names it)."""
+    return minilm_profile(cfg, tasks) if str(cfg.get("second_model", "minilm")) == "minilm" else \
+        decoder_profile(cfg, tasks, root)

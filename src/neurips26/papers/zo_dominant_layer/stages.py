@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from neurips26.common.pipeline.artifacts import write_csv
 from neurips26.common.pipeline.errors import UserError
@@ -14,7 +15,6 @@ from neurips26.common.pipeline.stage import (
     claims_stage,
     figure_stage,
     prepared_data_dir,
-    require_embedded,
     table_stage,
 )
 
@@ -23,7 +23,10 @@ data, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.zo_dominant_layer", "data", "figures", "paper_claims", "tables"
 )
 
-REAL_SOURCES = "MeZO's SuperGLUE/SQuAD/DROP tasks and the hub models Llama-2-7b-hf and Qwen3-8B"
+def _data_root(ctx: StageContext) -> Path:
+    """The repository root whose data/ holds the job's inputs (<root>/data/raw/<id>/provenance.json): the hub models'
+    cache sits beside the data (common/models/hub_llm.py)."""
+    return Path(ctx.inputs[0]).resolve().parents[3]
 
 
 def model(ctx: StageContext) -> None:
@@ -35,22 +38,21 @@ def model(ctx: StageContext) -> None:
 
 
 def second_model(ctx: StageContext) -> None:
-    """The detector on the MiniLM encoder for one run seed (the dev prompts of that seed's split): --input the
-    provenance.json of every task in tasks.names (that order), --output seed<s>_minilm_profile.csv, --seed."""
-    require_embedded(ctx, REAL_SOURCES)
-    names = list(ctx.cfg.tasks.names)
+    """The detector on the second model family (second_model: the MiniLM encoder, or at scale=paper a hub decoder) for
+    one run seed (the dev prompts of that seed's split): --input the provenance.json of every task of data.task_names
+    (that order), --output seed<s>_minilm_profile.csv, --seed."""
+    names = data.task_names(ctx.cfg)
     if len(ctx.inputs) != len(names):
-        raise UserError(f"second_model needs --input one provenance.json per task of tasks.names: {names}")
+        raise UserError(f"second_model needs --input one provenance.json per task of {names}")
     seed = ctx.require_seed()
     tasks = [data.load_task(name, prepared_data_dir(replace(ctx, inputs=[path]), data.DATASETS[name]), ctx.cfg, seed)
              for name, path in zip(names, ctx.inputs)]
     from neurips26.papers.zo_dominant_layer import second_model as second
 
-    write_csv(ctx.output, second.minilm_profile(ctx.cfg, tasks).assign(seed=seed))
+    write_csv(ctx.output, second.profile(ctx.cfg, tasks, _data_root(ctx)).assign(seed=seed))
 
 
 def _task(ctx: StageContext):
-    require_embedded(ctx, REAL_SOURCES)
     name = ctx.cfg.get("task")
     if name not in data.DATASETS:
         raise UserError(f"unknown zo_dominant_layer task {name!r}; known: {', '.join(data.DATASETS)}")
@@ -65,7 +67,8 @@ def probe(ctx: StageContext) -> None:
     task, model_dir = _task(ctx)
     from neurips26.papers.zo_dominant_layer import experiments
 
-    write_csv(ctx.output, experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed(), model_dir))
+    write_csv(ctx.output, experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed(), model_dir,
+                                          _data_root(ctx)))
 
 
 def train(ctx: StageContext) -> None:
@@ -76,7 +79,7 @@ def train(ctx: StageContext) -> None:
     task, model_dir = _task(ctx)
     from neurips26.papers.zo_dominant_layer import sweep
 
-    runs, curves = sweep.run(ctx.cfg, task, ctx.require_seed(), model_dir)
+    runs, curves = sweep.run(ctx.cfg, task, ctx.require_seed(), model_dir, _data_root(ctx))
     write_csv(ctx.outputs[0], runs)
     write_csv(ctx.outputs[1], curves)
 

@@ -38,13 +38,13 @@ def random_layer(n_layers: int, l_star: int, seed: int) -> int:
     return int(np.random.default_rng(derived_seed(seed, "random_layer")).choice(others))
 
 
-def run(cfg, task, seed: int, model_dir=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def run(cfg, task, seed: int, model_dir=None, root=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(runs, curves) of one task x seed: runs has one row per method x layer x lr (`chosen` marks the lr picked on
     dev); curves one row per evaluation of every run."""
     tick = PhaseTimer()
     t = cfg.train
     device = resolve_device(str(cfg.device))
-    tokenizer, model = models.load(str(t.model), cfg, seed=init_seed(seed), folder=model_dir)
+    tokenizer, model = models.load(str(t.model), cfg, seed=init_seed(seed), folder=model_dir, root=root)
     model.to(device)
     for p in model.parameters():
         p.requires_grad_(False)
