@@ -28,9 +28,18 @@ def main(argv: list[str]) -> None:
     probe = baselines.RidgeProbe(train.char_counts[:, None, :], train.steps.astype(float), rng=rng)
     think = np.mean([len(D.completion(t, True, cfg.task)) for t in test.terms])
     plain = np.mean([len(D.completion(t, False, cfg.task)) for t in test.terms])
-    print(json.dumps({"surface_spearman": float(spearmanr(probe(test.char_counts[:, None, :]), test.steps).statistic),
-                      "length_spearman": float(spearmanr(test.prompt_chars, test.steps).statistic),
-                      "think_tokens": think, "nothink_tokens": plain, "cost_ratio": think / plain}, indent=1))
+    print(
+        json.dumps(
+            {
+                "surface_spearman": float(spearmanr(probe(test.char_counts[:, None, :]), test.steps).statistic),
+                "length_spearman": float(spearmanr(test.prompt_chars, test.steps).statistic),
+                "think_tokens": think,
+                "nothink_tokens": plain,
+                "cost_ratio": think / plain,
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":
