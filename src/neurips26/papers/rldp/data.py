@@ -21,7 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-VOCAB = list("._|0123456789?TN=$")
+from neurips26.papers.rldp import carry
+
+VOCAB = list("._|0123456789?TN=$+")
 INDEX = {c: i for i, c in enumerate(VOCAB)}
 PAD, EOS, THINK, NO_THINK = INDEX["."], INDEX["$"], INDEX["T"], INDEX["N"]
 BASE = 10  # terms are digits; the answer is their sum mod BASE (parity, BASE 2, left too little difficulty spread)
@@ -94,6 +96,49 @@ def parse_answer(completion: str, think: bool) -> int | None:
         if not scratch.isdigit():
             return None
     return int(body) if len(body) == 1 and body.isdigit() else None
+
+
+# The task a run uses (`task.kind`): "carry" (carry.py, the default since issue #60 item 5) or "sum" (the digit sum
+# above, whose difficulty is the prompt's digit count). The functions below are what the model and experiments call.
+
+
+def kind(task) -> str:
+    return str(task.get("kind", "sum"))
+
+
+def make(rng: np.random.Generator, steps, task) -> Problems:
+    """Problems of the given difficulty levels (1..task.max_steps) of the run's task."""
+    if kind(task) == "sum":
+        return make_problems(rng, steps, task.max_steps, task.filler_max)
+    width, length = task.max_steps, carry.prompt_length(task.max_steps, task.filler_max)
+    prompts, terms = [], []
+    for level in steps:
+        t = carry.digits(rng, int(level), width)
+        filler = "_" * int(rng.integers(0, task.filler_max + 1))
+        prompts.append((filler + "|" + carry.body(t) + "?").rjust(length, "."))
+        terms.append(t)
+    return Problems(prompts, np.asarray(steps, dtype=np.int64), terms,
+                    np.array([carry.answer(t) for t in terms], dtype=np.int64))
+
+
+def sample(rng: np.random.Generator, n: int, task, min_steps: int = 1) -> Problems:
+    return make(rng, rng.integers(min_steps, task.max_steps + 1, size=n), task)
+
+
+def completion(terms: np.ndarray, think: bool, task) -> str:
+    """What a correct model generates after the route token."""
+    return target(terms, think) if kind(task) == "sum" else carry.target(terms, think)
+
+
+def max_new(task) -> int:
+    """The generation cap: the longest correct completion (a longer one is cut there and counted in full)."""
+    return task.max_steps + 3 if kind(task) == "sum" else carry.completion_length(task.max_steps)
+
+
+def prompt_len(task) -> int:
+    if kind(task) == "sum":
+        return prompt_length(task.max_steps, task.filler_max)
+    return carry.prompt_length(task.max_steps, task.filler_max)
 
 
 def encode(text: str) -> list[int]:

@@ -41,7 +41,7 @@ def _spearman(a, b) -> float:
 
 
 def _references(rng, task, steps: list[int], k: int) -> D.Problems:
-    return D.make_problems(rng, rng.choice(list(steps), size=k), task.max_steps, task.filler_max)
+    return D.make(rng, rng.choice(list(steps), size=k), task)
 
 
 def truth_score(levels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -55,7 +55,7 @@ def _rollouts(net, problems: D.Problems, task, ev, generator) -> tuple[dict, flo
     answers, tokens = [], []
     start = time.perf_counter()
     for _ in range(max(ev.rollouts)):
-        completions, used = M.generate(net, problems.prompts, False, task.max_steps + 3, temperature=ev.temperature,
+        completions, used = M.generate(net, problems.prompts, False, D.max_new(task), temperature=ev.temperature,
                                        generator=generator)
         answers.append([-1 if (a := D.parse_answer(c, False)) is None else a for c in completions])
         tokens.append(used)
@@ -78,7 +78,7 @@ def _split_rows(cfg, seed: int, net, problems: D.Problems, split: str, scorers: 
     routes = {}
     for name, think in (("think", True), ("nothink", False)):
         start = time.perf_counter()
-        routes[name] = M.solve(net, problems, think, task.max_steps)
+        routes[name] = M.solve(net, problems, think, D.max_new(task))
         timing.setdefault(name, []).append((time.perf_counter() - start, len(problems)))
     rollouts, seconds = _rollouts(net, problems, task, ev, generator)
     timing.setdefault("rollout_sample", []).append((seconds, len(problems) * max(ev.rollouts)))
@@ -104,10 +104,10 @@ def run(cfg, seed: int, net) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     rollouts' k are chosen on the validation split, every reported number comes from the test split."""
     task, ev = cfg.task, cfg.eval
     rng = np.random.default_rng(seed)
-    test = D.sample_problems(rng, ev.n_test, task.max_steps, task.filler_max)
+    test = D.sample(rng, ev.n_test, task)
     easy, hard = (_references(rng, task, cfg.refs[k], cfg.refs.per_class) for k in ("easy_steps", "hard_steps"))
-    probe_set = D.sample_problems(rng, ev.n_probe, task.max_steps, task.filler_max)
-    val = D.sample_problems(seed_stream(seed, "validation"), ev.n_val, task.max_steps, task.filler_max)
+    probe_set = D.sample(rng, ev.n_probe, task)
+    val = D.sample(seed_stream(seed, "validation"), ev.n_val, task)
     rldp = method.fit_rldp(M.hidden_states(net, easy.prompts), M.hidden_states(net, hard.prompts))
     steps = probe_set.steps.astype(float)
     scorers = {"rldp": rldp,

@@ -20,21 +20,21 @@ def build(cfg, n_positions: int):
 
 
 def n_positions(task) -> int:
-    return D.prompt_length(task.max_steps, task.filler_max) + 1 + task.max_steps + 3
+    return D.prompt_len(task) + 1 + D.max_new(task)
 
 
 def training_batch(rng: np.random.Generator, task, batch: int, max_steps: int | None = None):
     """(ids, labels): half the problems with the think route, half without; loss only on the completion. `max_steps`
     caps the difficulty drawn (the curriculum); prompts keep the full task's length either way."""
     steps = rng.integers(1, (max_steps or task.max_steps) + 1, size=batch)
-    problems = D.make_problems(rng, steps, task.max_steps, task.filler_max)
+    problems = D.make(rng, steps, task)
     think = rng.random(batch) < 0.5
     total = n_positions(task)
     ids = torch.full((batch, total), D.PAD, dtype=torch.long)
     labels = torch.full((batch, total), -100, dtype=torch.long)
     for row, (p, t, k) in enumerate(zip(problems.prompts, problems.terms, think)):
         head = D.encode(p) + [D.THINK if k else D.NO_THINK]
-        tail = D.encode(D.target(t, bool(k)))
+        tail = D.encode(D.completion(t, bool(k), task))
         ids[row, :len(head) + len(tail)] = torch.tensor(head + tail)
         labels[row, len(head):len(head) + len(tail)] = torch.tensor(tail)  # the model shifts: position i predicts i+1
     return ids, labels
@@ -74,9 +74,9 @@ def generate(model, prompts: list[str], think: bool, max_new: int, temperature: 
     return completions, np.array(counts)
 
 
-def solve(model, problems, think: bool, max_steps: int, **kwargs) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def solve(model, problems, think: bool, max_new: int, **kwargs) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(correct, tokens, completions) of one route: answers parsed and checked exactly against the truth."""
-    completions, tokens = generate(model, problems.prompts, think, max_steps + 3, **kwargs)
+    completions, tokens = generate(model, problems.prompts, think, max_new, **kwargs)
     parsed = [D.parse_answer(c, think) for c in completions]
     correct = np.array([p is not None and p == a for p, a in zip(parsed, problems.answers)])
     return correct, tokens, completions
@@ -100,8 +100,8 @@ def hidden_states(model, prompts: list[str], batch: int = 512) -> np.ndarray:
     return np.concatenate(rows).astype(np.float64)
 
 
-def accuracy_by_steps(model, problems, think: bool, max_steps: int) -> dict[int, float]:
-    correct, _, _ = solve(model, problems, think, max_steps)
+def accuracy_by_steps(model, problems, think: bool, max_new: int) -> dict[int, float]:
+    correct, _, _ = solve(model, problems, think, max_new)
     return {int(n): float(correct[problems.steps == n].mean()) for n in np.unique(problems.steps)}
 
 
@@ -123,7 +123,7 @@ def train(cfg, task, seed: int, log=print):
     rng = np.random.default_rng(seed)
     model = build(cfg, n_positions(task))
     opt = optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=0.01)
-    val = D.sample_problems(np.random.default_rng(seed + 10_000), cfg.val_size, task.max_steps, task.filler_max)
+    val = D.sample(np.random.default_rng(seed + 10_000), cfg.val_size, task)
     history, previous = [], -1.0
     for step in range(1, cfg.max_steps + 1):
         lr = cfg.lr * min(1.0, step / cfg.warmup)
@@ -138,8 +138,8 @@ def train(cfg, task, seed: int, log=print):
         opt.step()
         if step % cfg.eval_every == 0 or step == cfg.max_steps:
             model.eval()
-            think = accuracy_by_steps(model, val, True, task.max_steps)
-            plain = accuracy_by_steps(model, val, False, task.max_steps)
+            think = accuracy_by_steps(model, val, True, D.max_new(task))
+            plain = accuracy_by_steps(model, val, False, D.max_new(task))
             plain_mean = float(np.mean(list(plain.values())))
             done = converged(think, plain_mean, previous, cfg.target, cfg.plateau)
             previous = plain_mean
