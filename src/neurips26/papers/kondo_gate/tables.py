@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 KEYS = ["task", "method", "keep_rate", "price"]
+TARGET_FRACTION = 0.95  # backward passes to reach this fraction of DG's final score (the compute-speedup statistic)
 
 
 def _final(runs: pd.DataFrame) -> pd.DataFrame:
@@ -30,6 +31,26 @@ def _auc(runs: pd.DataFrame) -> pd.DataFrame:
     return out.rename("auc").reset_index()
 
 
+def _passes_to_target(runs: pd.DataFrame) -> pd.DataFrame:
+    """Backward passes each run spent until its held-out score first reached TARGET_FRACTION of DG's final score on
+    the same task and seed (NaN: never within the budget). DG's passes over a gate's are the gate's compute speedup,
+    the gain the Kondo paper plots against problem size (egg `experiments/kondo`: 'compute speedup vs backward cost')."""
+    final = _final(runs)
+    dg = final[final.method == "dg"].set_index(["task", "seed"]).score
+
+    def first(run: pd.DataFrame) -> float:
+        key = (run.task.iloc[0], run.seed.iloc[0])
+        if key not in dg.index:
+            return float("nan")
+        hit = run.sort_values("step")
+        hit = hit[(hit.step > 0) & (hit.score >= TARGET_FRACTION * dg[key])]
+        return float(hit.backward_passes.iloc[0]) if len(hit) else float("nan")
+
+    out = runs.groupby([*KEYS, "seed"], dropna=False, sort=False)[["task", "seed", "step", "score",
+                                                                  "backward_passes"]].apply(first)
+    return out.rename("passes_to_target").reset_index()
+
+
 def _by_price(runs: pd.DataFrame) -> pd.DataFrame:
     """Random gating at a price's realised rate differs in keep rate per seed: aggregate it by price alone."""
     return runs.assign(keep_rate=runs.keep_rate.where(runs.method != "random_at_price"))
@@ -39,6 +60,7 @@ def _final_with_stats(runs: pd.DataFrame) -> pd.DataFrame:
     if "screen_flops" not in runs:
         runs = runs.assign(screen_flops=0)
     final = _final(runs).merge(_last_fifth_gain(runs), on=[*KEYS, "seed"], how="left")
+    final = final.merge(_passes_to_target(runs), on=[*KEYS, "seed"], how="left")
     return final.merge(_auc(runs), on=[*KEYS, "seed"], how="left")
 
 
@@ -63,7 +85,8 @@ def table_main_seeds(runs: pd.DataFrame) -> pd.DataFrame:
     FLOPs, screen FLOPs and last_fifth_gain per task x method x keep rate (or price) x seed; the claims' paired seed
     intervals read it."""
     final = _final_with_stats(runs)
-    cols = [*KEYS, "seed", "step", "score", "auc", "backward_passes", "backward_flops", "screen_flops", "last_fifth_gain"]
+    cols = [*KEYS, "seed", "step", "score", "auc", "backward_passes", "backward_flops", "screen_flops", "last_fifth_gain",
+            "passes_to_target"]
     return final[cols].sort_values([*KEYS, "seed"]).reset_index(drop=True)
 
 
