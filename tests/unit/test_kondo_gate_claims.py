@@ -26,8 +26,9 @@ def main_runs(score: dict, hard_gain: dict | None = None, dg_late_gain: float = 
     """Per-seed runs (three evaluations each: steps 100, 400, 500) of every method the claims read. `score[method]` is
     the level of its curve (+-0.005 over the seeds; the curve is 0.1 lower at step 100); `hard_gain[task]` is
     delight - random at keep rate 0.1 (delight at 0.1 sits at 0.6 + hard_gain: at 0.9 it reaches 95% of DG's 0.9 at
-    step 400 with a tenth of DG's backward passes, a speedup of 10; below 0.855 never, a speedup of 0); DG gains `dg_late_gain` between steps 400 and 500 (the budget rule's last
-    fifth); the Kondo gate at price p sits at 0.8 - 0.1 p, `frontier` above random gating at its rate."""
+    step 400 with a tenth of DG's backward passes, a speedup of 10; below 0.855 never, a speedup of 0); DG gains
+    `dg_late_gain` between steps 400 and 500 (the budget rule's last fifth); the Kondo gate at price p sits at
+    0.8 - 0.1 p, `frontier` above random gating at its rate."""
     rows = []
     hard_gain = hard_gain or {"reversal_L4": 0.0, "reversal_L8": 0.2}
     for task in tasks:
@@ -99,7 +100,8 @@ def test_clear_losses_fail():
     bad = {"dg": 0.9, "delight": 0.6, "random": 0.8, "additive": 0.7, "stale_delight": 0.3, "screen_delight": 0.3}
     v, _ = verdicts(main_runs(bad, {"reversal_L4": 0.2, "reversal_L8": 0.0}, frontier=-0.05),
                     bandit_runs({"delight": 0.4, "random": 0.5, "additive": 0.6, "kondo": 0.6}))
-    for claim in ("skips_backward_keeps_quality", "delight_beats_random_and_additive", "approximate_delight", "cheap_screen_model", "delight_beats_additive_bandit",
+    for claim in ("skips_backward_keeps_quality", "delight_beats_random_and_additive", "approximate_delight",
+                  "cheap_screen_model", "delight_beats_additive_bandit",
                   "zero_price_removes_noise", "pareto_frontier"):
         assert v[claim] == "fails", claim
 

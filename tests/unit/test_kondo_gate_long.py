@@ -26,8 +26,9 @@ def test_long_composes_the_official_reversal():
 
 def test_long_reversal_runs_in_a_tiny_smoke_form():
     long = compose("kondo_gate", ["scale=long"])
-    block = OmegaConf.merge(long.reversal, {"batch": 20, "steps": 3, "eval_every": 1, "eval_size": 8, "d_model": 16,
-                                            "ff": 16, "heads": 2})
+    block = OmegaConf.merge(
+        long.reversal, {"batch": 20, "steps": 3, "eval_every": 1, "eval_size": 8, "d_model": 16, "ff": 16, "heads": 2}
+    )
     torch.set_num_threads(1)
     task = ReversalTask(12, block, 0)
     rows = []
