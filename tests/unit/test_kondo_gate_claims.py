@@ -124,6 +124,18 @@ def test_growing_speedup_is_decided_at_long():
     assert "decided at scale=long" in doc["gain_grows_with_difficulty"]["why_inconclusive"]
 
 
+def test_a_capped_speedup_is_inconclusive():
+    """DG at its final score from the first evaluation on the short end: both reach the target at once, the speedup
+    there is only 1 / keep rate, so claim 3 is inconclusive at long even though its test holds."""
+    runs = main_runs(GOOD, {"reversal_L4": 0.0, "reversal_L8": 0.3})
+    early = (runs.task == "reversal_L4") & (runs.method == "dg") & (runs.step == 100)
+    runs.loc[early, "score"] += 0.1
+    v, doc = verdicts(runs, bandit_runs(BANDIT), scale="long")
+    entry = doc["gain_grows_with_difficulty"]
+    assert entry["outcome"] == "holds" and v["gain_grows_with_difficulty"] == "inconclusive"
+    assert "speedup_resolved_reversal_l4" in entry["why_inconclusive"]
+
+
 def test_a_tie_at_ceiling_is_inconclusive_not_false():
     """Delight, random and additive all at 1.0 on every seed: the paired differences are 0, their interval [0, 0] is
     neither above nor below 0: inconclusive, never false (issue #67)."""
