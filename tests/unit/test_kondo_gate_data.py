@@ -67,6 +67,20 @@ def test_training_is_deterministic_and_counts_backward_passes():
     assert train(task, Spec("dg", 1.0), cfg, block, 0)[-1]["backward_passes"] == 4 * 8
 
 
+def test_grouped_baseline_centres_each_prompts_answers():
+    """The official grouped baseline: S answers per prompt in a row, advantage = reward - the prompt's mean reward."""
+    block = OmegaConf.create({"vocab": 4, "batch": 6, "samples_per_prompt": 3, "baseline": "prompt", "eval_size": 4})
+    task = ReversalTask(5, block, 0)
+    x, _ = task.batch(torch.Generator().manual_seed(0))
+    assert torch.equal(x[0], x[1]) and torch.equal(x[1], x[2]) and torch.equal(x[3], x[5])
+    reward = torch.tensor([1.0, 0.5, 0.0, 0.2, 0.2, 0.8])
+    torch.testing.assert_close(task.advantage(reward), torch.tensor([0.5, 0.0, -0.5, -0.2, -0.2, 0.4]))
+    batch = ReversalTask(5, OmegaConf.merge(block, {"baseline": "batch"}), 0)
+    torch.testing.assert_close(batch.advantage(reward), reward - reward.mean())
+    with pytest.raises(UserError, match="multiple"):
+        ReversalTask(5, OmegaConf.merge(block, {"batch": 7}), 0).batch(torch.Generator())
+
+
 def test_main_table_ratios_to_dg():
     runs = pd.DataFrame({"task": "t", "method": ["dg", "delight"], "keep_rate": [1.0, 0.3], "price": np.nan,
                          "seed": 0, "step": 10, "backward_passes": [100, 25], "backward_flops": [10, 2],

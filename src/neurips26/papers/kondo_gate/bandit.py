@@ -19,15 +19,11 @@ from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate.method import dg_weights, keep_probability, kept_count
 
 
-def _standardise(x: np.ndarray) -> np.ndarray:
-    return (x - x.mean(1, keepdims=True)) / (x.std(1, keepdims=True) + 1e-8)
-
-
 def bandit_priority(screen: str, advantage, logp, rng, alpha: float) -> np.ndarray:
     """NumPy twin of baselines.priority, batched over replicates (rows)."""
     return {"delight": lambda: advantage * (-logp), "random": lambda: rng.random(advantage.shape),
             "advantage": lambda: advantage, "abs_advantage": lambda: np.abs(advantage), "surprisal": lambda: -logp,
-            "additive": lambda: alpha * _standardise(advantage) + (1 - alpha) * _standardise(-logp)}[screen]()
+            "additive": lambda: alpha * advantage + (1 - alpha) * (-logp)}[screen]()
 
 
 def top_k_mask(prio: np.ndarray, k: int) -> np.ndarray:

@@ -14,10 +14,6 @@ from neurips26.papers.kondo_gate.method import delight
 SCREENS = ("delight", "random", "advantage", "abs_advantage", "surprisal", "additive")
 
 
-def _standardise(x: torch.Tensor) -> torch.Tensor:
-    return (x - x.mean()) / (x.std(unbiased=False) + 1e-8)
-
-
 def priority(screen: str, advantage: torch.Tensor, logp: torch.Tensor, generator: torch.Generator,
              alpha: float = 0.5) -> torch.Tensor:
     """The priority of each sample under `screen` (higher is kept first)."""
@@ -32,7 +28,8 @@ def priority(screen: str, advantage: torch.Tensor, logp: torch.Tensor, generator
     if screen == "surprisal":
         return -logp
     if screen == "additive":
-        return alpha * _standardise(advantage) + (1 - alpha) * _standardise(-logp)
+        # the official code's additive priority (egg `compute_priority`): raw alpha * A + (1 - alpha) * surprisal
+        return alpha * advantage + (1 - alpha) * (-logp)
     raise UserError(f"unknown screen {screen!r}; known: {', '.join(SCREENS)}")
 
 

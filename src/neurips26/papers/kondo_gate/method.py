@@ -80,7 +80,11 @@ class StepCost:
 
 
 def gated_update(policy, optimizer, inputs, actions, weights, kept, flops_per_sample: int, log_prob) -> StepCost:
-    """Compact the batch to `kept`, forward it with gradients, and backpropagate -mean_kept(w * log pi) only.
+    """Compact the batch to `kept`, forward it with gradients, and backpropagate -sum_kept(w * log pi) / B only.
+
+    The sum over the kept samples is divided by the full batch size B, as the official code divides the gated loss by
+    every valid token of the batch (egg `DelightSigmoidLoss`, and `loss_normalizer` of its compacted Kondo batch): the
+    update is the masked full-batch update, so a gate that keeps fewer samples takes a smaller step.
 
     `log_prob(policy, inputs, actions)` returns per-sample log-probabilities. Nothing of the skipped samples enters the
     autograd graph, so their backward compute is exactly zero; an empty kept set skips the update altogether.
@@ -90,7 +94,7 @@ def gated_update(policy, optimizer, inputs, actions, weights, kept, flops_per_sa
     if n == 0:
         return StepCost(0, 0, 0)
     logp = log_prob(policy, inputs[kept], actions[kept])
-    loss = -(weights[kept].detach() * logp).mean()
+    loss = -(weights[kept].detach() * logp).sum() / len(inputs)
     loss.backward()
     optimizer.step()
     return StepCost(n, n * flops_per_sample, n)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 KEYS = ["task", "method", "keep_rate", "price"]
+TARGET_FRACTION = 0.95  # backward passes to reach this fraction of DG's final score (the compute-speedup statistic)
 
 
 def _final(runs: pd.DataFrame) -> pd.DataFrame:
@@ -30,6 +31,28 @@ def _auc(runs: pd.DataFrame) -> pd.DataFrame:
     return out.rename("auc").reset_index()
 
 
+def _passes_to_target(runs: pd.DataFrame) -> pd.DataFrame:
+    """Backward passes each run spent until its held-out score first reached TARGET_FRACTION of DG's final score on
+    the same task and seed (NaN: never within the budget). DG's passes over a gate's are the gate's compute speedup,
+    the gain the Kondo paper plots against problem size (egg `experiments/kondo`: 'compute speedup vs backward cost')."""
+    final = _final(runs)
+    dg = final[final.method == "dg"].set_index(["task", "seed"]).score
+
+    def first(run: pd.DataFrame) -> pd.Series:
+        key = (run.task.iloc[0], run.seed.iloc[0])
+        later = run.sort_values("step")
+        later = later[later.step > 0]
+        reached = (later.score >= TARGET_FRACTION * dg[key]).to_numpy() if key in dg.index else []
+        if not any(reached):
+            return pd.Series({"passes_to_target": float("nan"), "evals_to_target": float("nan")})
+        i = int(reached.argmax())
+        # evals_to_target = 1: reached at the first evaluation, so the speedup only measures the keep rate (capped)
+        return pd.Series({"passes_to_target": float(later.backward_passes.iloc[i]), "evals_to_target": float(i + 1)})
+
+    cols = ["task", "seed", "step", "score", "backward_passes"]
+    return runs.groupby([*KEYS, "seed"], dropna=False, sort=False)[cols].apply(first).reset_index()
+
+
 def _by_price(runs: pd.DataFrame) -> pd.DataFrame:
     """Random gating at a price's realised rate differs in keep rate per seed: aggregate it by price alone."""
     return runs.assign(keep_rate=runs.keep_rate.where(runs.method != "random_at_price"))
@@ -39,6 +62,7 @@ def _final_with_stats(runs: pd.DataFrame) -> pd.DataFrame:
     if "screen_flops" not in runs:
         runs = runs.assign(screen_flops=0)
     final = _final(runs).merge(_last_fifth_gain(runs), on=[*KEYS, "seed"], how="left")
+    final = final.merge(_passes_to_target(runs), on=[*KEYS, "seed"], how="left")
     return final.merge(_auc(runs), on=[*KEYS, "seed"], how="left")
 
 
@@ -63,7 +87,8 @@ def table_main_seeds(runs: pd.DataFrame) -> pd.DataFrame:
     FLOPs, screen FLOPs and last_fifth_gain per task x method x keep rate (or price) x seed; the claims' paired seed
     intervals read it."""
     final = _final_with_stats(runs)
-    cols = [*KEYS, "seed", "step", "score", "auc", "backward_passes", "backward_flops", "screen_flops", "last_fifth_gain"]
+    cols = [*KEYS, "seed", "step", "score", "auc", "backward_passes", "backward_flops", "screen_flops", "last_fifth_gain",
+            "passes_to_target", "evals_to_target"]
     return final[cols].sort_values([*KEYS, "seed"]).reset_index(drop=True)
 
 

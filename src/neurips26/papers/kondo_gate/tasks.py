@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from neurips26.common.pipeline.errors import UserError
 from neurips26.papers.kondo_gate.data import split, token_sequences
 from neurips26.papers.kondo_gate.models import MLPPolicy, ReversalTransformer, action_log_prob, sample_categorical
 
@@ -58,6 +59,11 @@ class MnistTask:
     def reward(actions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         return (actions == targets).float()
 
+    @staticmethod
+    def advantage(reward: torch.Tensor) -> torch.Tensor:
+        """A = r - batch mean (one image per sample, so no per-context group to average over)."""
+        return reward - reward.mean()
+
     @torch.no_grad()
     def evaluate(self, policy) -> float:
         return float((policy(self.x_test).argmax(-1) == self.y_test).float().mean())
@@ -87,7 +93,13 @@ class ReversalTask:
                                    int(s.ff)).to(self.device)
 
     def batch(self, generator: torch.Generator):
-        x = token_sequences(self.batch_size, self.length, int(self.cfg.vocab), generator).to(self.device)
+        """B / S prompts, each repeated S = `samples_per_prompt` times in a row (the official actor samples S answers
+        per prompt; S = 1 is one answer per prompt)."""
+        per = int(self.cfg.get("samples_per_prompt", 1))
+        if self.batch_size % per:
+            raise UserError(f"reversal.batch {self.batch_size} is not a multiple of samples_per_prompt {per}")
+        x = token_sequences(self.batch_size // per, self.length, int(self.cfg.vocab), generator).to(self.device)
+        x = x.repeat_interleave(per, dim=0)
         return x, x.flip(1)
 
     def uniforms(self, generator: torch.Generator) -> torch.Tensor:
@@ -107,6 +119,17 @@ class ReversalTask:
     @staticmethod
     def reward(actions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         return (actions == targets).float().mean(dim=1)
+
+    def advantage(self, reward: torch.Tensor) -> torch.Tensor:
+        """A = r - baseline: the batch mean (`baseline: batch`), or the mean over the S answers to the same prompt
+        (`baseline: prompt`, the official code's grouped baseline, `use_grouped_baseline` with one group per prompt)."""
+        if str(self.cfg.get("baseline", "batch")) == "batch":
+            return reward - reward.mean()
+        per = int(self.cfg.samples_per_prompt)
+        if per < 2:
+            raise UserError("reversal.baseline: prompt needs samples_per_prompt >= 2 (one answer is its own baseline)")
+        groups = reward.view(-1, per)
+        return (groups - groups.mean(dim=1, keepdim=True)).flatten()
 
     @torch.no_grad()
     def evaluate(self, policy) -> float:

@@ -90,7 +90,7 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
             with torch.no_grad():
                 actions = task.act(policy, x, uniform)
             logp = task.log_prob(policy, x, actions)
-            advantage = _advantage(task.reward(actions, y))
+            advantage = task.advantage(task.reward(actions, y))
             weights = (reinforce_weights(advantage) if spec.method == "reinforce"
                        else dg_weights(advantage, logp.detach(), eta))
             optimizer.zero_grad(set_to_none=True)
@@ -102,7 +102,7 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
                 actions = task.act(policy, x, uniform)
                 logits = task.logits(policy, x, actions)
                 logp = action_log_prob(logits, actions)
-                advantage = _advantage(task.reward(actions, y))
+                advantage = task.advantage(task.reward(actions, y))
                 logp_screen = task.log_prob(stale, x, actions) if stale is not None else logp
             if screen is not None:  # the screen's forward (screening) and its distillation step, both counted
                 logp_screen, spent = screen.step(x, actions, logits)
@@ -124,11 +124,6 @@ def train(task, spec: Spec, cfg, block, seed: int) -> list[dict]:
         if step % int(block.eval_every) == 0 or step == steps:
             records.append(_record(spec, step, passes, total_flops, screen_flops, elapsed, task.evaluate(policy)))
     return records
-
-
-def _advantage(reward: torch.Tensor) -> torch.Tensor:
-    """A = r - batch mean (the official code's baseline)."""
-    return reward - reward.mean()
 
 
 def _record(spec: Spec, step, passes, flops, screen_flops, elapsed, score) -> dict:
