@@ -18,6 +18,11 @@ DESIGN = re.compile(r"randomi[sz]|trial|cohort|case-control|retrospective|prospe
 RATIO_WORD = re.compile(r"\bratios?\b", re.I)
 CHANGE_WORD = re.compile(r"reduc|decreas|lower", re.I)
 SIZES = {"ratio": 12, "percent_design": 9, "percent_reduction": 9}
+# the protocol's addendum: the first draw held no relative change of risk; its own generator, drawn after the first
+ADDENDUM_SEED, ADDENDUM_SIZE = 57, 8
+RELATIVE_CHANGE = re.compile(
+    r"\d+(?:\.\d+)?\s?%\s+(?:relative\s+)?(?:reduction|lower|higher|increased?|decreased?|reduced)\b", re.I)
+RISK_WORD = re.compile(r"risk|odds|hazard|incidence|mortality", re.I)
 
 
 def strata(records: list[tuple[str, str]]) -> dict[str, list[str]]:
@@ -41,6 +46,9 @@ def draw(records: list[tuple[str, str]]) -> pd.DataFrame:
         for i in rng.choice(len(pool), SIZES[name], replace=False):
             rows.append({"pmid": pool[i], "stratum": name})
             taken.add(pool[i])
+    pool = [p for p, text in records if p not in taken and RELATIVE_CHANGE.search(text) and RISK_WORD.search(text)]
+    for i in np.random.default_rng(ADDENDUM_SEED).choice(len(pool), ADDENDUM_SIZE, replace=False):
+        rows.append({"pmid": pool[i], "stratum": "relative_change"})
     return pd.DataFrame(rows)
 
 
