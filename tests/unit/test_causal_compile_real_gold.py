@@ -47,22 +47,36 @@ def test_canonical_values_by_kind():
     log, low, high = canonical("ratio", 4.0, 2.0, 8.0, direction=-1)  # '4 times less likely'
     assert (log, low, high) == pytest.approx((-math.log(4), -math.log(8), -math.log(2)))
     assert canonical("percent_pair", arm_a=20, arm_b=40)[0] == pytest.approx(math.log(0.5))
-    assert canonical("relative_reduction", -30, -45, -10) == pytest.approx(
-        (math.log(0.7), math.log(0.55), math.log(0.9)))
+    assert canonical("relative_reduction", -30, -45, -10) == pytest.approx((math.log(0.7), math.log(0.55), math.log(0.9)))
     assert canonical("percent_pair", arm_a=0, arm_b=40) == (None, None, None)
 
 
 def _statement(pmid, kind, scale, **kw):
-    return {"pmid": pmid, "kind": kind, "scale": scale, "estimate": None, "ci_low": None, "ci_high": None,
-            "arm_a": None, "arm_b": None, "direction": 1, "note": "", **kw}
+    return {
+        "pmid": pmid,
+        "kind": kind,
+        "scale": scale,
+        "estimate": None,
+        "ci_low": None,
+        "ci_high": None,
+        "arm_a": None,
+        "arm_b": None,
+        "direction": 1,
+        "note": "",
+        **kw,
+    }
 
 
-ABSTRACT = ("Death was less frequent with the drug (HR 0.80, 95% CI 0.70-0.91). Response: 40% versus 20%. "
-            "Stroke: adjusted odds ratio (OR) 1.50, 95% CI (1.10, 2.00). Relapse fell by 25%.")
-GOLD_ROWS = [_statement("1", "ratio", "HR", estimate=0.80, ci_low=0.70, ci_high=0.91),
-             _statement("1", "percent_pair", "RR", arm_a=40, arm_b=20),
-             _statement("1", "ratio", "OR", estimate=1.50, ci_low=1.10, ci_high=2.00),
-             _statement("1", "relative_reduction", "RR", estimate=-25)]
+ABSTRACT = (
+    "Death was less frequent with the drug (HR 0.80, 95% CI 0.70-0.91). Response: 40% versus 20%. "
+    "Stroke: adjusted odds ratio (OR) 1.50, 95% CI (1.10, 2.00). Relapse fell by 25%."
+)
+GOLD_ROWS = [
+    _statement("1", "ratio", "HR", estimate=0.80, ci_low=0.70, ci_high=0.91),
+    _statement("1", "percent_pair", "RR", arm_a=40, arm_b=20),
+    _statement("1", "ratio", "OR", estimate=1.50, ci_low=1.10, ci_high=2.00),
+    _statement("1", "relative_reduction", "RR", estimate=-25),
+]
 
 
 def test_scoring_counts_recall_precision_and_canonical_accuracy():
@@ -109,8 +123,11 @@ def test_paper_scale_test_can_hold_and_can_fail_and_its_controls_are_measured():
     bad = _scaled(40, ABSTRACT, GOLD_ROWS)  # half the statements found
     assert _paper_scale(bad).tests[0].outcome()[0] == "fails"
     # the degenerate canonicalisers given the extractor's counts: the same code must find those controls failing
-    fake = {**good, "canonical_correct_flipped": good["canonical_correct_compiled"],
-            "canonical_correct_constant": good["canonical_correct_compiled"]}
+    fake = {
+        **good,
+        "canonical_correct_flipped": good["canonical_correct_compiled"],
+        "canonical_correct_constant": good["canonical_correct_compiled"],
+    }
     assert not any(c.passed() for c in _paper_scale(fake).controls if c.kind == "negative")
 
 
@@ -130,4 +147,3 @@ def test_the_sampler_redraws_the_committed_pmids(tmp_path):
     out = tmp_path / "pmids.csv"
     draw_heldout_gold.main([str(_medline_sample()), str(DEV), str(out)])
     assert pd.read_csv(out, dtype=str).equals(pd.read_csv(PMIDS, dtype=str))
-

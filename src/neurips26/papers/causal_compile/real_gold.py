@@ -54,8 +54,15 @@ def numbers_agree(e: dict, g: dict) -> bool:
 
 def record(s: dict) -> dict:
     """The canonical record of a statement: scale, log ratio and the CI's log bounds."""
-    log, low, high = canonical(s["kind"], s.get("estimate"), s.get("ci_low"), s.get("ci_high"), s.get("arm_a"),
-                               s.get("arm_b"), s.get("direction", 1))
+    log, low, high = canonical(
+        s["kind"],
+        s.get("estimate"),
+        s.get("ci_low"),
+        s.get("ci_high"),
+        s.get("arm_a"),
+        s.get("arm_b"),
+        s.get("direction", 1),
+    )
     return {"scale": s["scale"], "log": log, "low": low, "high": high}
 
 
@@ -108,7 +115,8 @@ def evaluate(extracted: list[dict], gold: list[dict]) -> dict:
     out = {"gold_statements": len(gold), "extracted": len(extracted), "found": len(pairs)}
     for subject in SUBJECTS:
         out[f"canonical_correct_{subject}"] = sum(
-            canonical_agrees(degenerate(record(extracted[i]), subject, mean), record(gold[j])) for i, j in pairs)
+            canonical_agrees(degenerate(record(extracted[i]), subject, mean), record(gold[j])) for i, j in pairs
+        )
     for kind in ("ratio", "percent_pair", "relative_reduction"):
         out[f"gold_{kind}"] = sum(g["kind"] == kind for g in gold)
         out[f"found_{kind}"] = sum(gold[j]["kind"] == kind for _, j in pairs)
@@ -121,11 +129,15 @@ def score(abstracts: list[dict], gold: pd.DataFrame) -> tuple[list[dict], dict]:
     statements = _gold_statements(gold)
     extracted = _extracted(abstracts)
     matched = dict(match(extracted, statements))
-    rows = [{**{k: s.get(k) for k in ("pmid", "kind", "scale", "estimate", "ci_low", "ci_high", "arm_a", "arm_b",
-                                      "span")},
-             "log_ratio": record(s)["log"], "matched_gold": i in matched,
-             "canonical_correct": i in matched and canonical_agrees(record(s), record(statements[matched[i]]))}
-            for i, s in enumerate(extracted)]
+    rows = [
+        {
+            **{k: s.get(k) for k in ("pmid", "kind", "scale", "estimate", "ci_low", "ci_high", "arm_a", "arm_b", "span")},
+            "log_ratio": record(s)["log"],
+            "matched_gold": i in matched,
+            "canonical_correct": i in matched and canonical_agrees(record(s), record(statements[matched[i]])),
+        }
+        for i, s in enumerate(extracted)
+    ]
     summary = {"abstracts": len(abstracts), **evaluate(extracted, statements)}
     summary.update({f"oracle_{k}": v for k, v in evaluate(statements, statements).items()})
     return rows, summary

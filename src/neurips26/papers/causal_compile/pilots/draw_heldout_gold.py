@@ -21,7 +21,8 @@ SIZES = {"ratio": 12, "percent_design": 9, "percent_reduction": 9}
 # the protocol's addendum: the first draw held no relative change of risk; its own generator, drawn after the first
 ADDENDUM_SEED, ADDENDUM_SIZE = 57, 8
 RELATIVE_CHANGE = re.compile(
-    r"\d+(?:\.\d+)?\s?%\s+(?:relative\s+)?(?:reduction|lower|higher|increased?|decreased?|reduced)\b", re.I)
+    r"\d+(?:\.\d+)?\s?%\s+(?:relative\s+)?(?:reduction|lower|higher|increased?|decreased?|reduced)\b", re.I
+)
 RISK_WORD = re.compile(r"risk|odds|hazard|incidence|mortality", re.I)
 
 
