@@ -283,7 +283,7 @@ def _paper_scale(real: pd.DataFrame, th) -> Claim:
         f"(not wired); here and there, on the held-out gold set (abstracts drawn and labelled by a written protocol "
         f"before the extractor saw them): exact 95% binomial intervals of statement recall and precision with lower "
         f"bounds >= {bar:g}, and of the canonical accuracy of the matched statements >= {canon:g}",
-        real_text_tests(r, th, "compiled"), ["tables/real_text.csv", "runs/real_text/statements.csv"],
+        real_text_tests(r, th, "compiled"), ["tables/real_text.csv"],
         {"value": "1,445 kernels from 754 studies; HPP 10,000 participants",
          "where": "abstract: 'compiling 1,445 effect kernels from 754 studies ... (Human Phenotype Project, 10,000 "
                   "participants)'"},
