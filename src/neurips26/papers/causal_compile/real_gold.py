@@ -103,8 +103,8 @@ def _gold_statements(gold: pd.DataFrame) -> list[dict]:
     return [{**r, "pmid": str(r["pmid"])} for r in rows.to_dict("records")]
 
 
-def _extracted(abstracts: list[dict]) -> list[dict]:
-    return [s for a in abstracts for s in extract_statements(a["pmid"], a["text"])]
+def _extracted(abstracts: list[dict], extract) -> list[dict]:
+    return [s for a in abstracts for s in extract(a["pmid"], a["text"])]
 
 
 def evaluate(extracted: list[dict], gold: list[dict]) -> dict:
@@ -123,11 +123,11 @@ def evaluate(extracted: list[dict], gold: list[dict]) -> dict:
     return out
 
 
-def score(abstracts: list[dict], gold: pd.DataFrame) -> tuple[list[dict], dict]:
+def score(abstracts: list[dict], gold: pd.DataFrame, extract=extract_statements) -> tuple[list[dict], dict]:
     """Statement rows of the held-out abstracts (matched or not, with their canonical record) and the summary:
     the extractor's counts, and the oracle's (the gold statements given as the extraction: the positive control)."""
     statements = _gold_statements(gold)
-    extracted = _extracted(abstracts)
+    extracted = _extracted(abstracts, extract)
     matched = dict(match(extracted, statements))
     rows = [
         {
