@@ -40,6 +40,17 @@ def built():
     return frames, cfg, k
 
 
+def _real_table() -> pd.DataFrame:
+    """tables/real_text.csv as the scoring code writes it, from one held-out sentence."""
+    from neurips26.papers.causal_compile import real_gold
+
+    gold = pd.DataFrame([{"pmid": "1", "kind": "ratio", "scale": "HR", "estimate": 0.8, "ci_low": 0.7, "ci_high": 0.91,
+                          "arm_a": None, "arm_b": None, "direction": 1}])
+    _, held = real_gold.score([{"pmid": "1", "text": "Death: HR 0.80, 95% CI 0.70-0.91."}], gold)
+    dev = {"abstracts": 162, "statements": 24, "schema_valid": 22, "recall": 0.575, "precision": 1.0}
+    return real_gold.summary_table(dev, held)
+
+
 def _outcome(frames, cfg, claim_id, subject):
     tests, _ = paper_claims.TESTS[claim_id]
     return paper_claims.all_of("t", tests(frames, cfg.claims, subject)).outcome()[0]
@@ -83,9 +94,7 @@ def test_controls_are_computed_from_the_data(built):
     for d in ("naive", "flipped", "constant", "nocell"):
         rows = main[main["method"] == "compiled"].assign(method=d)
         fake = pd.concat([fake[fake["method"] != d], rows], ignore_index=True)
-    real = pd.DataFrame(
-        {"metric": ["abstracts", "statements", "schema_valid", "recall", "precision"], "value": [1, 1, 1, 0.5, 0.5]}
-    )
+    real = _real_table()
     before, _ = paper_claims.build(main, frames["conversion_bias"], None, frames["executability"], None, real, k, cfg)
     fake_k = k.assign(
         **{f"heldout_converted_{d}": k["heldout_converted_compiled"] for d in ("naive", "flipped", "constant")}

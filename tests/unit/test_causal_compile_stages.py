@@ -23,6 +23,17 @@ def runs(tmp_path_factory):
     return paths
 
 
+def _real_table() -> pd.DataFrame:
+    """tables/real_text.csv as the scoring code writes it, from one held-out sentence."""
+    from neurips26.papers.causal_compile import real_gold
+
+    gold = pd.DataFrame([{"pmid": "1", "kind": "ratio", "scale": "HR", "estimate": 0.8, "ci_low": 0.7, "ci_high": 0.91,
+                          "arm_a": None, "arm_b": None, "direction": 1}])
+    _, held = real_gold.score([{"pmid": "1", "text": "Death: HR 0.80, 95% CI 0.70-0.91."}], gold)
+    dev = {"abstracts": 162, "statements": 24, "schema_valid": 22, "recall": 0.575, "precision": 1.0}
+    return real_gold.summary_table(dev, held)
+
+
 def test_run_writes_the_three_run_files(runs):
     kernels, queries, conflicts = (pd.read_csv(p) for p in runs)
     assert len(kernels) >= 12 and kernels["injected_conflict"].sum() == 2
@@ -46,8 +57,7 @@ def test_tables_figures_and_claims_from_the_runs(runs, tmp_path):
                      *TINY]) == 0
     assert all(f.stat().st_size > 1000 for f in figures)
     real = tmp_path / "tables" / "real_text.csv"
-    pd.DataFrame({"metric": ["abstracts", "statements", "schema_valid", "recall", "precision"],
-                  "value": [1, 2, 2, 0.5, 1.0]}).to_csv(real, index=False)
+    _real_table().to_csv(real, index=False)
     claims = tmp_path / "claims.json"
     assert main(["causal_compile", "claims", "--input", *map(str, tables), str(real), str(runs[0]), "--output",
                  str(claims), str(tmp_path / "metrics.json"), *TINY]) == 0
@@ -84,9 +94,9 @@ def test_a_truncated_medline_file_fails_clearly_and_writes_nothing(tmp_path, cap
     (raw / "provenance.json").write_text(json.dumps({"dataset": "causal_compile_pubmed", "mode": "embedded",
                                                      "files": {"pubmed.xml.gz": {"sha256": digest}}}))
     gold = tmp_path / "gold.csv"
-    gold.write_text("pmid,kind,scale,estimate,ci_low,ci_high,arm_a,arm_b,note\n1,none,,,,,,,\n")
+    gold.write_text("pmid,kind,scale,estimate,ci_low,ci_high,arm_a,arm_b,direction,note\n1,none,,,,,,,,\n")
     out = [tmp_path / "out" / "statements.csv", tmp_path / "out" / "real_text.csv"]
-    assert main(["causal_compile", "real_text", "--input", str(raw / "provenance.json"), str(gold), "--output",
+    assert main(["causal_compile", "real_text", "--input", str(raw / "provenance.json"), str(gold), str(gold), "--output",
                  *map(str, out), *TINY]) == 2
     assert "pubmed.xml.gz: cannot read the MEDLINE file" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
@@ -143,8 +153,7 @@ def _build(main_table, scale="default", heldout=None):
                                                                               "constant") for _ in range(2)],
                            "queries": 40, "executable": 0.5, "not_executable_with_named_kernels": 1.0,
                            "correct_when_executable": 0.9, "median_abs_error": 0.02})
-    real = pd.DataFrame({"metric": ["abstracts", "statements", "schema_valid", "recall", "precision"],
-                         "value": [162, 24, 22, 0.575, 1.0]})
+    real = _real_table()
     kernels = pd.DataFrame({"heldout_extracted": [False] * 100, **{f"heldout_converted_{m}": [i < share for i in
                                                                                          range(100)]
                                                                for m, share in (heldout or HELDOUT).items()}})

@@ -35,27 +35,42 @@ def run(ctx: StageContext) -> None:
         write_csv(path, out[name])
 
 
+def _gold(path: Path, columns: set[str]) -> pd.DataFrame:
+    gold = pd.read_csv(path, dtype={"pmid": str})
+    missing = columns - set(gold.columns)
+    if missing:
+        raise UserError(f"{path}: gold set lacks columns {sorted(missing)}")
+    return gold
+
+
 def run_real_text(ctx: StageContext) -> None:
-    from neurips26.papers.causal_compile import real_text, tables
+    """The bundled RCT abstracts against the development gold set (labelled with the extractor in view), and the
+    held-out gold abstracts (drawn and labelled by a written protocol before the extractor saw them)."""
+    from neurips26.papers.causal_compile import real_gold, real_text
 
     require_embedded(ctx, "the PubMed/PMC open-access corpus")
-    if len(ctx.inputs) != 2 or ctx.inputs[0].name != "provenance.json":
-        raise UserError(f"real_text needs --input data/raw/{DATASET}/provenance.json data/gold/<gold>.csv")
+    if len(ctx.inputs) != 3 or ctx.inputs[0].name != "provenance.json":
+        raise UserError(f"real_text needs --input data/raw/{DATASET}/provenance.json <dev_gold>.csv <heldout_gold>.csv")
     folder = verified_input(ctx.inputs[0].parent)  # every recorded file still has its sha256
     provenance = json.loads(ctx.inputs[0].read_text())
     if provenance.get("dataset") != DATASET:
         raise UserError(f"{ctx.inputs[0]}: expected the provenance of {DATASET!r}, got {provenance.get('dataset')!r}")
-    files = [folder / name for name in sorted(provenance.get("files", {}))]
-    abstracts = real_text.load_rct_abstracts(files)
-    gold = pd.read_csv(ctx.inputs[1])
-    missing = {"pmid", "kind", "estimate", "arm_a", "arm_b"} - set(gold.columns)
-    if missing:
-        raise UserError(f"{ctx.inputs[1]}: gold set lacks columns {sorted(missing)}")
-    rows, summary = real_text.score(abstracts, gold)
     if len(ctx.outputs) != 2:
         raise UserError("real_text writes --output statements.csv summary.csv")
-    write_csv(ctx.outputs[0], pd.DataFrame(rows))
-    write_csv(ctx.outputs[1], tables.table_real_text(summary))
+    files = [folder / name for name in sorted(provenance.get("files", {}))]
+    dev = _gold(ctx.inputs[1], {"pmid", "kind", "estimate", "arm_a", "arm_b"})
+    heldout = _gold(ctx.inputs[2], {"pmid", "kind", "scale", "estimate", "ci_low", "ci_high", "arm_a", "arm_b",
+                                    "direction"})
+    rows, summary = real_text.score(real_text.load_rct_abstracts(files), dev)
+    try:
+        abstracts = real_gold.load_abstracts(files, list(dict.fromkeys(heldout["pmid"])))
+    except ValueError as exc:
+        raise UserError(f"{ctx.inputs[2]}: {exc}") from None
+    held_rows, held = real_gold.score(abstracts, heldout)
+    statements = pd.concat([pd.DataFrame(rows).assign(gold_set="development"),
+                            pd.DataFrame(held_rows).assign(gold_set="heldout")], ignore_index=True)
+    write_csv(ctx.outputs[0], statements)
+    write_csv(ctx.outputs[1], real_gold.summary_table(summary, held))
 
 
 def _by_kind(ctx: StageContext) -> dict[str, pd.DataFrame]:

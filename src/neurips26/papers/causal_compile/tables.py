@@ -192,7 +192,3 @@ def table_cohort_validation(queries: pd.DataFrame) -> pd.DataFrame:
     return v[["seed", "query", "type", "target", "outcome_kind", "method", "answer_main", "cohort", "truth_main",
               "answer", "cohort_all", "cohort_se", "truth", "cohort_agree", "cohort_error"]].rename(
         columns={"answer_main": "compiled"}).reset_index(drop=True)
-
-
-def table_real_text(summary: dict) -> pd.DataFrame:
-    return pd.DataFrame({"metric": list(summary), "value": list(summary.values())})
