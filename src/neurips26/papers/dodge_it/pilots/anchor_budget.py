@@ -65,7 +65,7 @@ def budget(args) -> None:
     for seed in args.seeds:
         cfg = compose("dodge_it", [*args.overrides, f"rl.kl_coef={args.beta}", f"rl.iterations={args.iterations}"])
         bc, _ = experiments.train_bc(cfg, seed)
-        for kind in experiments.RL_KINDS:
+        for kind in args.kinds or experiments.RL_KINDS:
             t0 = time.time()
             _, curve = experiments.train_rl(cfg, seed, bc, kind)
             curve.insert(0, "reward_kind", kind)
@@ -101,6 +101,7 @@ def main() -> None:
     parser.add_argument("phase", choices=["anchor", "budget", "rule"])
     parser.add_argument("--seeds", type=int, nargs="+", default=[])
     parser.add_argument("--curves", nargs="*", default=[], help="rule: saved pilot curves")
+    parser.add_argument("--kinds", nargs="*", choices=list(experiments.RL_KINDS), help="budget: rewards (all if none)")
     parser.add_argument("--betas", type=float, nargs="+", default=[0.0])
     parser.add_argument("--beta", type=float, default=0.0)
     parser.add_argument("--iterations", type=int, default=80)
