@@ -67,61 +67,51 @@ def predict(family: str) -> Callable[[StageContext], None]:
     return stage
 
 
-def predict_llm(ctx: StageContext) -> None:
-    """SmolLM2 members of every task in one job per seed (loading the model costs ~20 s): --input the tasks'
-    provenance.json in the order of data.task_names, --seed N, --output one CSV per task in the same order."""
-    import torch
-
-    from neurips26.common.models.llm import load_smollm2
-    from neurips26.papers.ensemble_mi import llm
-
-    names = data.task_names(ctx.cfg)
-    if len(ctx.inputs) != len(names) or len(ctx.outputs) != len(names):
-        raise UserError(f"predict_llm needs one --input provenance.json and one --output per task of {names}")
-    seed = ctx.require_seed()
-    member_seed = derived_seed(seed, "members")
-    torch.manual_seed(member_seed)
-    tokenizer, model = load_smollm2()
-    for name, source, target in zip(names, ctx.inputs, ctx.outputs):
-        sub = StageContext(ctx.paper_id, ctx.cfg, [source], [target])
-        task = _task(sub, name, seed)
-        spec = dict(ctx.cfg.llm)
-        spec["prefixes"] = list(ctx.cfg.llm.prefixes[name])
-        from omegaconf import OmegaConf
-
-        made = llm.llm_members(task, model, tokenizer, OmegaConf.create(spec), member_seed)
-        write_csv(target, predictions.frame(task, made))
-
-
-def predict_pool(ctx: StageContext) -> None:
-    """One model of the paper's LLM pool (llm_pool.models[model=<key>], from the hub at its pinned commit) on every task
-    of a seed: --input the tasks' provenance.json in the order of data.task_names, --seed N, --output one CSV per task.
-    Its members are its (prefix, suffix) prompts, as SmolLM2's (llm.py); the device follows `device`."""
+def _lm_members(ctx: StageContext, stage: str, load, name: str, batch: int | None = None) -> None:
+    """A causal LM's members on every task of a seed, the model loaded once (`load()` -> tokenizer, model): --input the
+    tasks' provenance.json in the order of data.task_names, --seed N, --output one CSV per task in the same order. Its
+    members are its (prefix, suffix) prompts (llm.py), named `<name>_<prefix>_<suffix>`."""
     import torch
     from omegaconf import OmegaConf
 
-    from neurips26.common.models.device import resolve_device
-    from neurips26.common.models.hub_llm import load_hub_causal_lm
     from neurips26.papers.ensemble_mi import llm
 
-    key = str(ctx.cfg.get("model"))
-    pool = ctx.cfg.llm_pool
-    if key not in pool.models:
-        raise UserError(f"predict_pool needs model=<one of {', '.join(pool.models)}>, got {key!r}")
     names = data.task_names(ctx.cfg)
     if len(ctx.inputs) != len(names) or len(ctx.outputs) != len(names):
-        raise UserError(f"predict_pool needs one --input provenance.json and one --output per task of {names}")
+        raise UserError(f"{stage} needs one --input provenance.json and one --output per task of {names}")
     seed = ctx.require_seed()
     member_seed = derived_seed(seed, "members")
     torch.manual_seed(member_seed)
-    root = Path(ctx.inputs[0]).resolve().parents[3]  # <root>/data/raw/<id>/provenance.json: models cache beside data
-    tokenizer, model = load_hub_causal_lm(str(pool.models[key]), root, resolve_device(str(ctx.cfg.device)),
-                                          str(pool.dtype))
-    for name, source, target in zip(names, ctx.inputs, ctx.outputs):
-        task = _task(StageContext(ctx.paper_id, ctx.cfg, [source], [target]), name, seed)
-        spec = OmegaConf.create({**OmegaConf.to_container(ctx.cfg.llm), "batch": int(pool.batch),
-                                 "prefixes": list(ctx.cfg.llm.prefixes[name])})
-        write_csv(target, predictions.frame(task, llm.llm_members(task, model, tokenizer, spec, member_seed, key)))
+    tokenizer, model = load()
+    for task_name, source, target in zip(names, ctx.inputs, ctx.outputs):
+        task = _task(StageContext(ctx.paper_id, ctx.cfg, [source], [target]), task_name, seed)
+        spec = OmegaConf.create({**OmegaConf.to_container(ctx.cfg.llm), "prefixes": list(ctx.cfg.llm.prefixes[task_name]),
+                                 **({"batch": batch} if batch else {})})
+        write_csv(target, predictions.frame(task, llm.llm_members(task, model, tokenizer, spec, member_seed, name)))
+
+
+def predict_llm(ctx: StageContext) -> None:
+    """The bundled SmolLM2's members (one job per seed: loading the model costs ~20 s); see _lm_members."""
+    from neurips26.common.models.llm import load_smollm2
+
+    _lm_members(ctx, "predict_llm", load_smollm2, "smollm2")
+
+
+def predict_pool(ctx: StageContext) -> None:
+    """One model of the paper's LLM pool (llm_pool.models[model=<key>], from the hub at its pinned commit, on the device
+    `device` gives) on every task of a seed; see _lm_members."""
+    from neurips26.common.models.device import resolve_device
+    from neurips26.common.models.hub_llm import load_hub_causal_lm
+
+    key, pool = str(ctx.cfg.get("model")), ctx.cfg.llm_pool
+    if key not in pool.models:
+        raise UserError(f"predict_pool needs model=<one of {', '.join(pool.models)}>, got {key!r}")
+    root = Path(ctx.inputs[0]).resolve().parents[3] if ctx.inputs else Path()  # <root>/data/raw/<id>/provenance.json
+
+    def load():
+        return load_hub_causal_lm(str(pool.models[key]), root, resolve_device(str(ctx.cfg.device)), str(pool.dtype))
+
+    _lm_members(ctx, "predict_pool", load, key, int(pool.batch))
 
 
 def run_real(ctx: StageContext) -> None:
