@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from neurips26.cli import main
+from tests.unit.test_causal_compile_claims import _real_table
 
 TINY = ["scale=tiny", "seeds=[0]", "queries.per_type=3", "corpus.studies=12", "cohort.n=500",
         "corpus.conflicts={opposite_sign: 1, same_sign: 1, conversion: 0}",
@@ -21,17 +22,6 @@ def runs(tmp_path_factory):
     paths = [out / f"{k}.csv" for k in ("kernels", "queries", "conflicts")]
     assert main(["causal_compile", "run", "--seed", "0", "--output", *map(str, paths), *TINY]) == 0
     return paths
-
-
-def _real_table() -> pd.DataFrame:
-    """tables/real_text.csv as the scoring code writes it, from one held-out sentence."""
-    from neurips26.papers.causal_compile import real_gold
-
-    gold = pd.DataFrame([{"pmid": "1", "kind": "ratio", "scale": "HR", "estimate": 0.8, "ci_low": 0.7, "ci_high": 0.91,
-                          "arm_a": None, "arm_b": None, "direction": 1}])
-    _, held = real_gold.score([{"pmid": "1", "text": "Death: HR 0.80, 95% CI 0.70-0.91."}], gold)
-    dev = {"abstracts": 162, "statements": 24, "schema_valid": 22, "recall": 0.575, "precision": 1.0}
-    return real_gold.summary_table(dev, held)
 
 
 def test_run_writes_the_three_run_files(runs):

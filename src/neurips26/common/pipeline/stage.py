@@ -123,6 +123,14 @@ def require_embedded(ctx: StageContext, real_sources: str) -> None:
                         "(see paper_scale in config/datasets.yaml); data: embedded is the supported mode")
 
 
+def data_root(ctx: StageContext) -> Path:
+    """The repository root whose data/ holds the stage's first input (<root>/data/raw/<id>/provenance.json), resolved
+    through links (a robustness set's work folder links data/): where the hub's model cache lives beside the data."""
+    if not ctx.inputs or ctx.inputs[0].name != "provenance.json":
+        raise UserError(f"{ctx.paper_id}: expected --input data/raw/<dataset>/provenance.json first")
+    return Path(ctx.inputs[0]).resolve().parents[3]
+
+
 def prepared_data_dir(ctx: StageContext, dataset: str) -> Path:
     """The folder the data_prepare rule filled, checked through its provenance.json (the stage's first --input): the
     dataset and mode must match, and every file it records must still have its recorded sha256

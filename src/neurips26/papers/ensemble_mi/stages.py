@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pandas as pd
 
@@ -14,6 +13,7 @@ from neurips26.common.pipeline.seed_streams import derived_seed
 from neurips26.common.pipeline.seeding import seed_everything
 from neurips26.common.pipeline.stage import (
     StageContext,
+    data_root,
     figure_stage,
     prepared_data_dir,
     table_stage,
@@ -106,7 +106,7 @@ def predict_pool(ctx: StageContext) -> None:
     key, pool = str(ctx.cfg.get("model")), ctx.cfg.llm_pool
     if key not in pool.models:
         raise UserError(f"predict_pool needs model=<one of {', '.join(pool.models)}>, got {key!r}")
-    root = Path(ctx.inputs[0]).resolve().parents[3] if ctx.inputs else Path()  # <root>/data/raw/<id>/provenance.json
+    root = data_root(ctx)
 
     def load():
         return load_hub_causal_lm(str(pool.models[key]), root, resolve_device(str(ctx.cfg.device)), str(pool.dtype))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 from neurips26.common.pipeline.artifacts import write_csv
 from neurips26.common.pipeline.errors import UserError
@@ -13,6 +12,7 @@ from neurips26.common.pipeline.seeding import seed_everything
 from neurips26.common.pipeline.stage import (
     StageContext,
     claims_stage,
+    data_root,
     figure_stage,
     prepared_data_dir,
     table_stage,
@@ -22,12 +22,6 @@ from neurips26.common.pipeline.stage import (
 data, figures, paper_claims, tables = lazy_modules(
     "neurips26.papers.zo_dominant_layer", "data", "figures", "paper_claims", "tables"
 )
-
-def _data_root(ctx: StageContext) -> Path:
-    """The repository root whose data/ holds the job's inputs (<root>/data/raw/<id>/provenance.json): the hub models'
-    cache sits beside the data (common/models/hub_llm.py)."""
-    return Path(ctx.inputs[0]).resolve().parents[3]
-
 
 def model(ctx: StageContext) -> None:
     """--output a folder: SmolLM2 exported once as float32 safetensors (bit-identical to the GGUF load, checked), so
@@ -49,7 +43,7 @@ def second_model(ctx: StageContext) -> None:
              for name, path in zip(names, ctx.inputs)]
     from neurips26.papers.zo_dominant_layer import second_model as second
 
-    write_csv(ctx.output, second.profile(ctx.cfg, tasks, _data_root(ctx)).assign(seed=seed))
+    write_csv(ctx.output, second.profile(ctx.cfg, tasks, data_root(ctx)).assign(seed=seed))
 
 
 def _task(ctx: StageContext):
@@ -68,7 +62,7 @@ def probe(ctx: StageContext) -> None:
     from neurips26.papers.zo_dominant_layer import experiments
 
     write_csv(ctx.output, experiments.run(ctx.cfg, str(ctx.cfg.model), task, ctx.require_seed(), model_dir,
-                                          _data_root(ctx)))
+                                          data_root(ctx)))
 
 
 def train(ctx: StageContext) -> None:
@@ -79,7 +73,7 @@ def train(ctx: StageContext) -> None:
     task, model_dir = _task(ctx)
     from neurips26.papers.zo_dominant_layer import sweep
 
-    runs, curves = sweep.run(ctx.cfg, task, ctx.require_seed(), model_dir, _data_root(ctx))
+    runs, curves = sweep.run(ctx.cfg, task, ctx.require_seed(), model_dir, data_root(ctx))
     write_csv(ctx.outputs[0], runs)
     write_csv(ctx.outputs[1], curves)
 
